@@ -1,0 +1,2 @@
+import Sift
+print("bench")

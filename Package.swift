@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Sift",
+  products: [
+    .library(name: "Sift", targets: ["Sift"]),
+    .executable(name: "sift", targets: ["SiftCLI"]),
+  ],
+  targets: [
+    // Text to syntax tree, canonical printer, diagnostics. Standard library only.
+    .target(name: "SiftSyntax", linkerSettings: [.linkedLibrary("m")]),
+    // PCRE2 through a module map and a shim header (PCRE2_CODE_UNIT_WIDTH must be set before pcre2.h).
+    .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // The engine users import: compile and evaluate; re-exports SiftSyntax.
+    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2"]),
+    .executableTarget(name: "SiftCLI", dependencies: ["Sift"]),
+    .executableTarget(
+      name: "SiftBenchmarks",
+      dependencies: ["Sift"],
+      path: "Benchmarks/SiftBenchmarks"
+    ),
+    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
+    .testTarget(name: "SiftTests", dependencies: ["Sift"]),
+    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,89 @@
+import Sift
+
+/// `sift parse`: check a predicate and print its canonical form, its tree, or handle a
+/// JSON Lines stream of predicates.
+enum ParseCommand {
+  static let help = """
+    usage: sift parse [--ast] [--args JSON_ARRAY] 'PREDICATE'
+           sift parse --jsonl < predicates.jsonl
+
+    Parses an NSPredicate format string. Prints its canonical form (exit 0), or the
+    diagnostic on stderr (exit 1).
+
+      --ast              print the syntax tree (one node per line, with byte ranges)
+      --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order
+      --jsonl            read {"id": …, "format": "…", "args": […]} per line from stdin and
+                         write {"id": …, "canonical": "…"} or {"id": …, "error": {…}} per line,
+                         in order (error stage "parse", or "input" for a line that is not a
+                         JSON object with a string "format")
+    """
+
+  static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
+    var ast = false
+    var jsonl = false
+    var argsJSON: String? = nil
+    var format: String? = nil
+    var rest = arguments[...]
+    while let arg = rest.popFirst() {
+      switch arg {
+      case "--help", "-h":
+        Console.out.writeLine(help)
+        return .success
+      case "--ast": ast = true
+      case "--jsonl": jsonl = true
+      case "--args":
+        guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
+        argsJSON = value
+      default:
+        if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift parse") }
+        guard format == nil else { throw UsageError(message: "sift parse takes one predicate") }
+        format = arg
+      }
+    }
+    if jsonl {
+      guard format == nil, argsJSON == nil else {
+        throw UsageError(message: "--jsonl reads predicates from stdin; give no predicate or --args")
+      }
+      return runJSONLines()
+    }
+    guard let format else { throw UsageError(message: "sift parse needs a predicate") }
+    let args = try CLIArguments.parseArray(argsJSON)
+    do {
+      let predicate = try PredicateSyntax(parsing: format, arguments: args)
+      Console.out.writeLine(ast ? predicate.treeDump : predicate.predicateFormat)
+      return .success
+    } catch {
+      Console.error(error.description)
+      return .failure
+    }
+  }
+
+  static func runJSONLines() -> ExitCode {
+    var reader = LineReader(fd: 0)
+    let ok = reader.forEachLine { line, _ in
+      Console.out.writeLine(answer(line))
+      return !Console.out.closed
+    }
+    Console.out.flush()
+    if !ok { Console.error("sift parse: error reading standard input") }
+    return ok ? .success : .failure
+  }
+
+  /// One output record for one input line.
+  static func answer(_ line: UnsafeBufferPointer<UInt8>) -> String {
+    let request: JSONLinesRequest
+    switch JSONLinesRequest.read(line) {
+    case .success(let r): request = r
+    case .failure(let failure): return failure.record
+    }
+    var record = JSONRecord()
+    record.add("id", request.id)
+    do {
+      let predicate = try PredicateSyntax(parsing: request.format, arguments: request.args)
+      record.add("canonical", .string(predicate.predicateFormat))
+    } catch {
+      record.addError(stage: "parse", message: error.error.message, offset: error.error.range.start)
+    }
+    return record.text
+  }
+}

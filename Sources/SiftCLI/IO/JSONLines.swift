@@ -1,0 +1,91 @@
+import Sift
+
+/// One JSON Lines request: `{"id": …, "format": "…", "args": […], …}`.
+struct JSONLinesRequest {
+  var id: SiftValue
+  var format: String
+  var args: [SiftValue]
+  var object: SiftValue
+  var variables: [String: SiftValue]
+
+  /// A line that is not a usable request, already rendered as its error record.
+  struct Failure: Error {
+    var record: String
+  }
+
+  static func read(_ line: UnsafeBufferPointer<UInt8>) -> Result<JSONLinesRequest, Failure> {
+    func failure(_ id: SiftValue, _ message: String, _ offset: Int) -> Result<JSONLinesRequest, Failure> {
+      var record = JSONRecord()
+      record.add("id", id)
+      record.addError(stage: "input", message: message, offset: offset)
+      return .failure(Failure(record: record.text))
+    }
+    let value: SiftValue
+    do {
+      value = try SiftValue(json: line)
+    } catch {
+      return failure(.null, "line is not valid JSON: \(error.message)", error.offset)
+    }
+    guard case .dictionary(let fields) = value else {
+      return failure(.null, "line is not a JSON object", 0)
+    }
+    let id = fields["id"] ?? .null
+    guard case .string(let format)? = fields["format"] else {
+      return failure(id, "line has no string \"format\"", 0)
+    }
+    var args: [SiftValue] = []
+    switch fields["args"] {
+    case nil, .null?: break
+    case .array(let a)?: args = a
+    default: return failure(id, "\"args\" must be an array", 0)
+    }
+    var variables: [String: SiftValue] = [:]
+    switch fields["variables"] {
+    case nil, .null?: break
+    case .dictionary(let v)?: variables = v
+    default: return failure(id, "\"variables\" must be an object", 0)
+    }
+    return .success(
+      JSONLinesRequest(
+        id: id, format: format, args: args, object: fields["object"] ?? .null, variables: variables))
+  }
+}
+
+/// Builds one output line: `{"id": 1, "canonical": "…"}`, fields in insertion order.
+struct JSONRecord {
+  private var fields: [String] = []
+
+  mutating func add(_ key: String, _ value: SiftValue) {
+    var out = ""
+    JSONWriter.writeString(key, to: &out)
+    out += ": "
+    JSONWriter.write(value, to: &out)
+    fields.append(out)
+  }
+
+  mutating func addError(stage: String, message: String, offset: Int) {
+    var out = "\"error\": {\"stage\": "
+    JSONWriter.writeString(stage, to: &out)
+    out += ", \"message\": "
+    JSONWriter.writeString(message, to: &out)
+    out += ", \"offset\": \(offset)}"
+    fields.append(out)
+  }
+
+  var text: String { "{" + fields.joined(separator: ", ") + "}" }
+}
+
+enum CLIArguments {
+  /// `--args '[1, "a"]'`.
+  static func parseArray(_ json: String?) throws(UsageError) -> [SiftValue] {
+    guard let json else { return [] }
+    let value: SiftValue
+    do {
+      value = try SiftValue(json: json)
+    } catch {
+      throw UsageError(message: "--args is not valid JSON: \(error)")
+    }
+    guard case .array(let values) = value else { throw UsageError(message: "--args must be a JSON array") }
+    return values
+  }
+}

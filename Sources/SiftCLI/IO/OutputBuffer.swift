@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Buffered output to a file descriptor with large writes. A closed pipe (the reader
+/// exited, as with `| head`) stops output quietly instead of killing the process.
+final class OutputBuffer {
+  private let fd: Int32
+  private var buffer: [UInt8] = []
+  private let capacity: Int
+  /// True once the reader has gone away; further output is discarded.
+  private(set) var closed = false
+
+  init(fd: Int32, capacity: Int = 1 << 16) {
+    self.fd = fd
+    self.capacity = capacity
+    buffer.reserveCapacity(capacity)
+  }
+
+  static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+  func write(_ s: String) {
+    var s = s
+    s.withUTF8 { write(bytes: $0) }
+  }
+
+  func write(bytes: UnsafeBufferPointer<UInt8>) {
+    guard !closed else { return }
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= capacity { flush() }
+  }
+
+  func writeLine(_ s: String) {
+    write(s)
+    buffer.append(UInt8(ascii: "\n"))
+    if buffer.count >= capacity { flush() }
+  }
+
+  func flush() {
+    guard !closed, !buffer.isEmpty else {
+      buffer.removeAll(keepingCapacity: true)
+      return
+    }
+    _ = OutputBuffer.ignoreSIGPIPE
+    buffer.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          closed = true
+          return
+        }
+        offset += n
+      }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  deinit { flush() }
+}

@@ -1,0 +1,93 @@
+/// A parsed expression: the part of the language that yields a value.
+///
+/// Equality is structural: source ranges are ignored.
+public struct ExpressionSyntax: Hashable, Sendable {
+  /// What kind of expression this is, with its parts.
+  public var kind: Kind
+  /// The bytes of the source text this expression was parsed from (for a bound format
+  /// argument: the specifier).
+  public var range: SourceRange
+
+  /// Creates a node.
+  public init(_ kind: Kind, range: SourceRange = .at(0)) {
+    self.kind = kind
+    self.range = range
+  }
+
+  /// The kinds of expression.
+  public indirect enum Kind: Hashable, Sendable {
+    /// A literal or a bound `%@`/numeric argument. A minus sign directly before a number
+    /// literal is folded into it.
+    case constant(SiftValue)
+    /// `SELF`: the object being evaluated.
+    case evaluatedObject
+    /// `$name`.
+    case variable(String)
+    /// A key path `a.b.c` read from `base`, or from the evaluated object when `base` is nil.
+    /// Keys may be collection operators (`@count`). Never empty.
+    case keyPath(base: ExpressionSyntax?, keys: [String])
+    /// `{e1, e2, …}`: elements are evaluated at evaluation time.
+    case aggregate([ExpressionSyntax])
+    /// `base[index]`.
+    case index(ExpressionSyntax, IndexSyntax)
+    /// `-e` (on anything but a number literal).
+    case negate(ExpressionSyntax)
+    /// `~e`: ones' complement.
+    case bitwiseNot(ExpressionSyntax)
+    /// `lhs OP rhs`.
+    case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax)
+    /// A built-in function call: `sum:({1, 2})`, also written `sum({1, 2})`.
+    case function(BuiltinFunction, [ExpressionSyntax])
+    /// `FUNCTION(receiver, 'name', args…)`: a function registered by name.
+    case customFunction(receiver: ExpressionSyntax, name: String, arguments: [ExpressionSyntax])
+    /// `SUBQUERY(collection, $variable, predicate)`.
+    case subquery(collection: ExpressionSyntax, variable: String, predicate: PredicateSyntax)
+    /// `CAST(value, 'Type')`.
+    case cast(ExpressionSyntax, type: String)
+    /// `TERNARY(predicate, then, else)`.
+    case ternary(PredicateSyntax, ExpressionSyntax, ExpressionSyntax)
+    /// `$name := value`.
+    case assignment(variable: String, value: ExpressionSyntax)
+  }
+
+  /// Structural equality; ranges are ignored.
+  public static func == (a: ExpressionSyntax, b: ExpressionSyntax) -> Bool { a.kind == b.kind }
+  /// Hashes the structure; ranges are ignored.
+  public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}
+
+/// What goes in `[…]` after an expression.
+public indirect enum IndexSyntax: Hashable, Sendable {
+  /// `[FIRST]`.
+  case first
+  /// `[LAST]`.
+  case last
+  /// `[SIZE]`: the element count.
+  case size
+  /// `[expression]`: an integer position, or a dictionary key.
+  case expression(ExpressionSyntax)
+}
+
+/// Binary arithmetic and bitwise operators, spelled as canonical text prints them.
+public enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
+  /// `+`
+  case add = "+"
+  /// `-`
+  case subtract = "-"
+  /// `*`
+  case multiply = "*"
+  /// `/`
+  case divide = "/"
+  /// `**`
+  case power = "**"
+  /// `<<`
+  case shiftLeft = "<<"
+  /// `>>`
+  case shiftRight = ">>"
+  /// `&`
+  case bitwiseAnd = "&"
+  /// `|`
+  case bitwiseOr = "|"
+  /// `^`
+  case bitwiseXor = "^"
+}

@@ -1,0 +1,269 @@
+/// Prints syntax trees as canonical format text, following Apple's `predicateFormat`
+/// conventions: `==` for `=`, double-quoted strings, `nil`, `ANY`/`ALL`, `NOT ANY` for
+/// `NONE`, options after the operator, functions as `sum:(…)`, dates as
+/// `CAST(seconds, "NSDate")`.
+///
+/// Sift departs from Apple in two places, both so that `parse(print(t)) == t` holds:
+/// booleans print as `TRUE`/`FALSE` (Apple prints `1`/`0`), and mixed `AND`/`OR` is always
+/// parenthesised, as is any operand whose precedence requires it.
+enum CanonicalPrinter {
+  static func print(_ p: PredicateSyntax) -> String {
+    var out = ""
+    write(p, to: &out)
+    return out
+  }
+
+  static func print(_ e: ExpressionSyntax) -> String {
+    var out = ""
+    write(e, level: .expression, to: &out)
+    return out
+  }
+
+  static func write(_ p: PredicateSyntax, to out: inout String) {
+    switch p.kind {
+    case .constant(let value):
+      out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+    case .comparison(let c):
+      if let q = c.quantifier { out += q.rawValue + " " }
+      write(c.lhs, level: .expression, to: &out)
+      out += " " + c.op.rawValue
+      if !c.options.isEmpty { out += "[" + c.options.letters + "]" }
+      out += " "
+      write(c.rhs, level: .expression, to: &out)
+    case .not(let inner):
+      out += "NOT "
+      writeOperand(inner, to: &out)
+    case .and(let operands):
+      writeJoined(operands, " AND ", to: &out)
+    case .or(let operands):
+      writeJoined(operands, " OR ", to: &out)
+    }
+  }
+
+  private static func writeJoined(_ operands: [PredicateSyntax], _ separator: String, to out: inout String) {
+    for (i, operand) in operands.enumerated() {
+      if i > 0 { out += separator }
+      writeOperand(operand, to: &out)
+    }
+  }
+
+  /// Compound operands of a compound or NOT are parenthesised: nested AND/OR is always
+  /// explicit, whatever the precedence setting.
+  private static func writeOperand(_ p: PredicateSyntax, to out: inout String) {
+    switch p.kind {
+    case .and, .or:
+      out += "("
+      write(p, to: &out)
+      out += ")"
+    default:
+      write(p, to: &out)
+    }
+  }
+
+  /// Binding strength of an expression's outermost construct, lowest first.
+  enum Level: Int, Comparable {
+    case expression = 0  // assignment
+    case binaryBase = 1  // binary levels are binaryBase + BinaryOperator.precedence
+    case unary = 20
+    case postfix = 21
+
+    static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  static func level(of e: ExpressionSyntax) -> Int {
+    switch e.kind {
+    case .assignment: return Level.expression.rawValue
+    case .binary(let op, _, _): return Level.binaryBase.rawValue + op.precedence
+    case .negate, .bitwiseNot: return Level.unary.rawValue
+    case .constant(.int(let v)) where v < 0: return Level.unary.rawValue
+    case .constant(.double(let v)) where v < 0 || (v == 0 && v.sign == .minus): return Level.unary.rawValue
+    default: return Level.postfix.rawValue
+    }
+  }
+
+  static func write(_ e: ExpressionSyntax, level required: Level, to out: inout String) {
+    write(e, minimum: required.rawValue, to: &out)
+  }
+
+  /// Writes `e`, in parentheses when it binds more loosely than `minimum`.
+  static func write(_ e: ExpressionSyntax, minimum: Int, to out: inout String) {
+    if level(of: e) < minimum {
+      out += "("
+      writeBare(e, to: &out)
+      out += ")"
+    } else {
+      writeBare(e, to: &out)
+    }
+  }
+
+  private static func writeBare(_ e: ExpressionSyntax, to out: inout String) {
+    switch e.kind {
+    case .constant(let value):
+      writeConstant(value, to: &out)
+    case .evaluatedObject:
+      out += "SELF"
+    case .variable(let name):
+      out += "$" + name
+    case .keyPath(let base, let keys):
+      if let base {
+        write(base, level: .postfix, to: &out)
+        for key in keys { out += "." + afterDot(key) }
+      } else {
+        out += firstKey(keys[0])
+        for key in keys.dropFirst() { out += "." + afterDot(key) }
+      }
+    case .aggregate(let elements):
+      out += "{"
+      writeList(elements, to: &out)
+      out += "}"
+    case .index(let base, let index):
+      write(base, level: .postfix, to: &out)
+      out += "["
+      switch index {
+      case .first: out += "FIRST"
+      case .last: out += "LAST"
+      case .size: out += "SIZE"
+      case .expression(let i): write(i, level: .expression, to: &out)
+      }
+      out += "]"
+    case .negate(let x):
+      out += "-"
+      write(x, level: .unary, to: &out)
+    case .bitwiseNot(let x):
+      out += "~"
+      write(x, level: .unary, to: &out)
+    case .binary(let op, let a, let b):
+      let mine = Level.binaryBase.rawValue + op.precedence
+      write(a, minimum: mine, to: &out)
+      out += " " + op.rawValue + " "
+      write(b, minimum: mine + 1, to: &out)
+    case .function(let f, let args):
+      out += f.rawValue + "("
+      writeList(args, to: &out)
+      out += ")"
+    case .customFunction(let receiver, let name, let args):
+      out += "FUNCTION("
+      write(receiver, level: .expression, to: &out)
+      out += ", "
+      writeString(name, to: &out)
+      for arg in args {
+        out += ", "
+        write(arg, level: .expression, to: &out)
+      }
+      out += ")"
+    case .subquery(let collection, let variable, let predicate):
+      out += "SUBQUERY("
+      write(collection, level: .expression, to: &out)
+      out += ", $" + variable + ", "
+      write(predicate, to: &out)
+      out += ")"
+    case .cast(let x, let type):
+      out += "CAST("
+      write(x, level: .expression, to: &out)
+      out += ", "
+      writeString(type, to: &out)
+      out += ")"
+    case .ternary(let p, let a, let b):
+      out += "TERNARY("
+      write(p, to: &out)
+      out += ", "
+      write(a, level: .expression, to: &out)
+      out += ", "
+      write(b, level: .expression, to: &out)
+      out += ")"
+    case .assignment(let variable, let value):
+      out += "$" + variable + " := "
+      write(value, level: .expression, to: &out)
+    }
+  }
+
+  private static func writeList(_ elements: [ExpressionSyntax], to out: inout String) {
+    for (i, element) in elements.enumerated() {
+      if i > 0 { out += ", " }
+      write(element, level: .expression, to: &out)
+    }
+  }
+
+  private static func firstKey(_ key: String) -> String {
+    Keyword.needsEscape(key) ? "#" + key : key
+  }
+
+  private static func afterDot(_ key: String) -> String {
+    key == "self" ? key : firstKey(key)
+  }
+
+  static func writeConstant(_ value: SiftValue, to out: inout String) {
+    switch value {
+    case .null: out += "nil"
+    case .bool(let b): out += b ? "TRUE" : "FALSE"
+    case .int(let i): out += String(i)
+    case .double(let d): writeDouble(d, to: &out)
+    case .string(let s): writeString(s, to: &out)
+    case .date(let seconds):
+      out += "CAST("
+      writeDouble(seconds, to: &out)
+      out += ", \"NSDate\")"
+    case .array(let elements):
+      out += "{"
+      for (i, element) in elements.enumerated() {
+        if i > 0 { out += ", " }
+        writeConstant(element, to: &out)
+      }
+      out += "}"
+    case .dictionary(let entries):
+      // There is no dictionary literal in the language; this form is for reading only.
+      out += "{"
+      for (i, key) in entries.keys.sorted().enumerated() {
+        if i > 0 { out += ", " }
+        writeString(key, to: &out)
+        out += ": "
+        writeConstant(entries[key]!, to: &out)
+      }
+      out += "}"
+    }
+  }
+
+  static func writeDouble(_ d: Double, to out: inout String) {
+    if d.isFinite {
+      // Swift's description is the shortest text that reads back to the same value.
+      out += d.description
+    } else {
+      out += "CAST("
+      writeString(d.isNaN ? "nan" : (d < 0 ? "-inf" : "inf"), to: &out)
+      out += ", \"NSNumber\")"
+    }
+  }
+
+  static func writeString(_ s: String, to out: inout String) {
+    out += "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    out += "\""
+  }
+}
+
+extension PredicateSyntax: CustomStringConvertible {
+  /// The canonical format text (Apple's `predicateFormat`).
+  public var predicateFormat: String { CanonicalPrinter.print(self) }
+  /// The canonical format text.
+  public var description: String { predicateFormat }
+}
+
+extension ExpressionSyntax: CustomStringConvertible {
+  /// The canonical format text of the expression.
+  public var description: String { CanonicalPrinter.print(self) }
+}
