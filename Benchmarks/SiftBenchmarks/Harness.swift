@@ -6,11 +6,16 @@
 struct Sampler {
   var rounds: Int
   var minimumRoundNanoseconds: Double
+  /// When set, run exactly this many calls once (for instruction counts under callgrind).
+  var fixedCount: Int? = nil
 
   /// Median nanoseconds per call of `body`, after a warm-up that also sizes each round so
   /// that it lasts at least `minimumRoundNanoseconds`.
   func medianNanoseconds(_ body: (Int) -> Void) -> Double {
     let clock = ContinuousClock()
+    if let fixedCount {
+      return nanoseconds(clock.measure { body(fixedCount) }) / Double(fixedCount)
+    }
     var iterations = 1
     while true {
       let elapsed = nanoseconds(clock.measure { body(iterations) })
@@ -36,6 +41,7 @@ struct BenchmarkOptions {
   var quick = false
   var json = false
   var filter: String? = nil
+  var count: Int? = nil
 
   init(_ arguments: [String]) {
     var rest = arguments[...]
@@ -44,6 +50,7 @@ struct BenchmarkOptions {
       case "--quick": quick = true
       case "--json": json = true
       case "--filter": filter = rest.popFirst()
+      case "--count": count = rest.popFirst().flatMap { Int($0) }
       default: filter = arg
       }
     }
@@ -55,6 +62,8 @@ struct BenchmarkOptions {
   }
 
   var sampler: Sampler {
-    quick ? Sampler(rounds: 5, minimumRoundNanoseconds: 20e6) : Sampler(rounds: 11, minimumRoundNanoseconds: 100e6)
+    var s = quick ? Sampler(rounds: 5, minimumRoundNanoseconds: 20e6) : Sampler(rounds: 11, minimumRoundNanoseconds: 100e6)
+    s.fixedCount = count
+    return s
   }
 }

@@ -4,7 +4,7 @@ import Sift
 enum ParseBenchmarks {
   static func run(_ options: BenchmarkOptions) {
     let sampler = options.sampler
-    for workload in Workloads.predicates where options.includes("parse") || options.includes(workload.name) {
+    for workload in Workloads.predicates where options.includes("parse \(workload.name)") {
       let format = workload.format
       let arguments = workload.arguments
       let ns = sampler.medianNanoseconds { n in

@@ -4,6 +4,7 @@ func benchmarkMain() {
   let options = BenchmarkOptions(Array(CommandLine.arguments.dropFirst()))
   if !options.json { print("Sift benchmarks (release build expected; median of rounds)") }
   ParseBenchmarks.run(options)
+  CompileBenchmarks.run(options)
 }
 
 benchmarkMain()

@@ -16,13 +16,19 @@ extension SiftValue {
   /// Nesting deeper than `maxDepth` is an error rather than a stack overflow.
   public init(json bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) throws(JSONError) {
     var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
-    reader.skipWhitespace()
-    let value = try reader.readValue(depth: 0)
-    reader.skipWhitespace()
-    guard reader.position == bytes.count else {
-      throw JSONError(message: "unexpected text after the JSON value", offset: reader.position)
-    }
-    self = value
+    self = try reader.readDocument()
+  }
+
+  /// Reads one JSON value like ``init(json:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)`` and,
+  /// if it is an object, the byte range of each of its members' value text (the last one
+  /// for a repeated key), so a caller can echo a member exactly as it was written.
+  package static func readWithMemberRanges(json bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512)
+    throws(JSONError) -> (value: SiftValue, memberRanges: [String: Range<Int>])
+  {
+    var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+    reader.memberRanges = [:]
+    let value = try reader.readDocument()
+    return (value, reader.memberRanges ?? [:])
   }
 
   /// Reads one JSON value from a string (see ``init(json:maxDepth:)-(UnsafeBufferPointer<UInt8>,_)``).
@@ -35,11 +41,13 @@ extension SiftValue {
   }
 }
 
-/// A byte cursor over JSON text. Strings are validated as UTF-8 once, when they are built.
+/// A byte cursor over JSON text. String bytes are validated as UTF-8 as they are scanned.
 struct JSONReader {
   let bytes: UnsafeBufferPointer<UInt8>
   let maxDepth: Int
   var position = 0
+  /// When not nil, collects the value ranges of the top-level object's members.
+  var memberRanges: [String: Range<Int>]? = nil
 
   init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
@@ -47,6 +55,17 @@ struct JSONReader {
   }
 
   private func byte(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+
+  /// One value with optional whitespace around it, and nothing else.
+  mutating func readDocument() throws(JSONError) -> SiftValue {
+    skipWhitespace()
+    let value = try readValue(depth: 0)
+    skipWhitespace()
+    guard position == bytes.count else {
+      throw JSONError(message: "unexpected text after the JSON value", offset: position)
+    }
+    return value
+  }
 
   mutating func skipWhitespace() {
     while position < bytes.count {
@@ -104,7 +123,9 @@ struct JSONReader {
       guard byte(position) == UInt8(ascii: ":") else { throw fail("expected ':'") }
       position += 1
       skipWhitespace()
+      let valueStart = position
       result[key] = try readValue(depth: depth)
+      if depth == 1, memberRanges != nil { memberRanges![key] = valueStart..<position }
       skipWhitespace()
       switch byte(position) {
       case UInt8(ascii: ","): position += 1
@@ -145,7 +166,9 @@ struct JSONReader {
     if byte(position) == UInt8(ascii: "-") { position += 1 }
     func digits(_ r: inout JSONReader) -> Int {
       let s = r.position
-      while r.byte(r.position) >= UInt8(ascii: "0") && r.byte(r.position) <= UInt8(ascii: "9") { r.position += 1 }
+      while r.byte(r.position) >= UInt8(ascii: "0") && r.byte(r.position) <= UInt8(ascii: "9") {
+        r.position += 1
+      }
       return r.position - s
     }
     let intDigits = digits(&self)
@@ -184,13 +207,24 @@ struct JSONReader {
       let b = bytes[position]
       if b == UInt8(ascii: "\"") { break }
       if b < 0x20 { throw fail("control character in string") }
+      if b >= 0x80 {
+        // Raw runs are checked here, so the error points at the first bad byte; an escape
+        // starts with an ASCII backslash and cannot split a valid sequence.
+        guard let width = utf8SequenceWidth(at: position) else { throw fail("string is not valid UTF-8") }
+        position += width
+        continue
+      }
       if b != UInt8(ascii: "\\") {
         position += 1
         continue
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+      let escape = position
       position += 1
-      let e = byte(position)
+      guard position < bytes.count else {
+        throw JSONError(message: "unterminated string", offset: quote)
+      }
+      let e = bytes[position]
       position += 1
       switch e {
       case UInt8(ascii: "\""): out.append(0x22)
@@ -205,34 +239,62 @@ struct JSONReader {
         var scalar = try readHex4()
         if scalar >= 0xD800 && scalar < 0xDC00 {
           guard byte(position) == UInt8(ascii: "\\"), byte(position + 1) == UInt8(ascii: "u") else {
-            throw fail("unpaired surrogate in \\u escape")
+            throw JSONError(message: "unpaired surrogate in \\u escape", offset: escape)
           }
           position += 2
           let low = try readHex4()
-          guard low >= 0xDC00 && low < 0xE000 else { throw fail("unpaired surrogate in \\u escape") }
+          guard low >= 0xDC00 && low < 0xE000 else {
+            throw JSONError(message: "unpaired surrogate in \\u escape", offset: escape)
+          }
           scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         }
-        guard let s = Unicode.Scalar(scalar) else { throw fail("unpaired surrogate in \\u escape") }
+        guard let s = Unicode.Scalar(scalar) else {
+          throw JSONError(message: "unpaired surrogate in \\u escape", offset: escape)
+        }
         out.append(contentsOf: String(Character(s)).utf8)
       default:
-        position -= 1
-        throw fail("invalid escape in string")
+        throw JSONError(message: "invalid escape in string", offset: escape)
       }
       runStart = position
     }
     let raw = UnsafeBufferPointer(rebasing: bytes[runStart..<position])
     position += 1
-    if out.isEmpty {
-      guard let s = String(validating: raw, as: UTF8.self) else {
-        throw JSONError(message: "string is not valid UTF-8", offset: quote)
-      }
-      return s
-    }
+    // Every raw byte was validated above and escapes produce valid UTF-8.
+    if out.isEmpty { return String(decoding: raw, as: UTF8.self) }
     out.append(contentsOf: raw)
-    guard let s = String(validating: out, as: UTF8.self) else {
-      throw JSONError(message: "string is not valid UTF-8", offset: quote)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// The length of the well-formed UTF-8 sequence (Unicode Table 3-7) starting with the
+  /// non-ASCII byte at `i`, or nil if it is ill-formed or cut off.
+  private func utf8SequenceWidth(at i: Int) -> Int? {
+    let lead = bytes[i]
+    let width: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: width = 2
+    case 0xE0:
+      width = 3
+      low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: width = 3
+    case 0xED:
+      width = 3
+      high = 0x9F
+    case 0xF0:
+      width = 4
+      low = 0x90
+    case 0xF1...0xF3: width = 4
+    case 0xF4:
+      width = 4
+      high = 0x8F
+    default: return nil
     }
-    return s
+    guard i + width <= bytes.count else { return nil }
+    let second = bytes[i + 1]
+    guard second >= low && second <= high else { return nil }
+    for k in 2..<width where bytes[i + k] & 0xC0 != 0x80 { return nil }
+    return width
   }
 
   private mutating func readHex4() throws(JSONError) -> UInt32 {

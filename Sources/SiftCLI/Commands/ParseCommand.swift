@@ -18,13 +18,14 @@ enum ParseCommand {
                          JSON object with a string "format")
     """
 
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
+  static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
     var ast = false
     var jsonl = false
-    var argsJSON: String? = nil
-    var format: String? = nil
+    var argsJSON: [UInt8]? = nil
+    var format: [UInt8]? = nil
     var rest = arguments[...]
-    while let arg = rest.popFirst() {
+    while let raw = rest.popFirst() {
+      let arg = raw.text
       switch arg {
       case "--help", "-h":
         Console.out.writeLine(help)
@@ -33,11 +34,11 @@ enum ParseCommand {
       case "--jsonl": jsonl = true
       case "--args":
         guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
-        argsJSON = value
+        argsJSON = value.bytes
       default:
         if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift parse") }
         guard format == nil else { throw UsageError(message: "sift parse takes one predicate") }
-        format = arg
+        format = raw.bytes
       }
     }
     if jsonl {
@@ -49,7 +50,7 @@ enum ParseCommand {
     guard let format else { throw UsageError(message: "sift parse needs a predicate") }
     let args = try CLIArguments.parseArray(argsJSON)
     do {
-      let predicate = try PredicateSyntax(parsing: format, arguments: args)
+      let predicate = try PredicateSyntax(parsingUTF8: format, arguments: args)
       Console.out.writeLine(ast ? predicate.treeDump : predicate.predicateFormat)
       return .success
     } catch {
@@ -77,7 +78,7 @@ enum ParseCommand {
     case .failure(let failure): return failure.record
     }
     var record = JSONRecord()
-    record.add("id", request.id)
+    record.add("id", request.id, text: request.idText)
     do {
       let predicate = try PredicateSyntax(parsing: request.format, arguments: request.args)
       record.add("canonical", .string(predicate.predicateFormat))

@@ -3,6 +3,9 @@ import Sift
 /// One JSON Lines request: `{"id": …, "format": "…", "args": […], …}`.
 struct JSONLinesRequest {
   var id: SiftValue
+  /// The id exactly as written when it is a number, so that ids beyond `Int` (which read
+  /// as doubles) and spellings like `1e2` or `2.50` are echoed without change.
+  var idText: String?
   var format: String
   var args: [SiftValue]
   var object: SiftValue
@@ -14,40 +17,52 @@ struct JSONLinesRequest {
   }
 
   static func read(_ line: UnsafeBufferPointer<UInt8>) -> Result<JSONLinesRequest, Failure> {
-    func failure(_ id: SiftValue, _ message: String, _ offset: Int) -> Result<JSONLinesRequest, Failure> {
+    func failure(_ id: SiftValue, _ idText: String?, _ message: String, _ offset: Int)
+      -> Result<JSONLinesRequest, Failure>
+    {
       var record = JSONRecord()
-      record.add("id", id)
+      record.add("id", id, text: idText)
       record.addError(stage: "input", message: message, offset: offset)
       return .failure(Failure(record: record.text))
     }
     let value: SiftValue
+    let ranges: [String: Range<Int>]
     do {
-      value = try SiftValue(json: line)
+      (value, ranges) = try SiftValue.readWithMemberRanges(json: line)
     } catch {
-      return failure(.null, "line is not valid JSON: \(error.message)", error.offset)
+      return failure(.null, nil, "line is not valid JSON: \(error.message)", error.offset)
     }
     guard case .dictionary(let fields) = value else {
-      return failure(.null, "line is not a JSON object", 0)
+      return failure(.null, nil, "line is not a JSON object", 0)
     }
     let id = fields["id"] ?? .null
+    var idText: String? = nil
+    switch id {
+    case .int, .double:
+      if let range = ranges["id"] {
+        idText = String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)
+      }
+    default: break
+    }
     guard case .string(let format)? = fields["format"] else {
-      return failure(id, "line has no string \"format\"", 0)
+      return failure(id, idText, "line has no string \"format\"", 0)
     }
     var args: [SiftValue] = []
     switch fields["args"] {
     case nil, .null?: break
     case .array(let a)?: args = a
-    default: return failure(id, "\"args\" must be an array", 0)
+    default: return failure(id, idText, "\"args\" must be an array", 0)
     }
     var variables: [String: SiftValue] = [:]
     switch fields["variables"] {
     case nil, .null?: break
     case .dictionary(let v)?: variables = v
-    default: return failure(id, "\"variables\" must be an object", 0)
+    default: return failure(id, idText, "\"variables\" must be an object", 0)
     }
     return .success(
       JSONLinesRequest(
-        id: id, format: format, args: args, object: fields["object"] ?? .null, variables: variables))
+        id: id, idText: idText, format: format, args: args, object: fields["object"] ?? .null,
+        variables: variables))
   }
 }
 
@@ -55,11 +70,16 @@ struct JSONLinesRequest {
 struct JSONRecord {
   private var fields: [String] = []
 
-  mutating func add(_ key: String, _ value: SiftValue) {
+  /// Adds `"key": value`; `text`, when given, is the value's JSON text as it was read.
+  mutating func add(_ key: String, _ value: SiftValue, text: String? = nil) {
     var out = ""
     JSONWriter.writeString(key, to: &out)
     out += ": "
-    JSONWriter.write(value, to: &out)
+    if let text {
+      out += text
+    } else {
+      JSONWriter.write(value, to: &out)
+    }
     fields.append(out)
   }
 
@@ -77,11 +97,11 @@ struct JSONRecord {
 
 enum CLIArguments {
   /// `--args '[1, "a"]'`.
-  static func parseArray(_ json: String?) throws(UsageError) -> [SiftValue] {
+  static func parseArray(_ json: [UInt8]?) throws(UsageError) -> [SiftValue] {
     guard let json else { return [] }
     let value: SiftValue
     do {
-      value = try SiftValue(json: json)
+      value = try json.withUnsafeBufferPointer { bytes throws(JSONError) in try SiftValue(json: bytes) }
     } catch {
       throw UsageError(message: "--args is not valid JSON: \(error)")
     }

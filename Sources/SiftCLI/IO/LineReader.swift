@@ -27,7 +27,9 @@ struct LineReader {
         var lineEnd = newline
         if lineEnd > start, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
         lineNumber += 1
-        let keepGoing = buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<lineEnd]), lineNumber) }
+        let keepGoing = buffer.withUnsafeBufferPointer {
+          body(UnsafeBufferPointer(rebasing: $0[start..<lineEnd]), lineNumber)
+        }
         start = newline + 1
         if !keepGoing { return true }
         continue
@@ -37,7 +39,9 @@ struct LineReader {
           var lineEnd = end
           if buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
           lineNumber += 1
-          _ = buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<lineEnd]), lineNumber) }
+          _ = buffer.withUnsafeBufferPointer {
+            body(UnsafeBufferPointer(rebasing: $0[start..<lineEnd]), lineNumber)
+          }
           start = end
         }
         return true
@@ -74,7 +78,14 @@ struct LineReader {
     while true {
       let n = buffer.withUnsafeMutableBufferPointer { p in read(fd, p.baseAddress! + end, p.count - end) }
       if n < 0 {
-        if errno == EINTR { continue }
+        let error = errno
+        if error == EINTR { continue }
+        if error == EAGAIN || error == EWOULDBLOCK {
+          // A non-blocking descriptor inherited from the parent: wait for input.
+          var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+          _ = poll(&p, 1, -1)
+          continue
+        }
         return false
       }
       if n == 0 { eof = true } else { end += n }

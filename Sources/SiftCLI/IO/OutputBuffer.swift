@@ -3,13 +3,17 @@
 #endif
 
 /// Buffered output to a file descriptor with large writes. A closed pipe (the reader
-/// exited, as with `| head`) stops output quietly instead of killing the process.
+/// exited, as with `| head`) stops output quietly instead of killing the process; any other
+/// write error also stops output and is kept in ``failure`` for the caller to report.
 final class OutputBuffer {
   private let fd: Int32
   private var buffer: [UInt8] = []
   private let capacity: Int
-  /// True once the reader has gone away; further output is discarded.
+  /// True once output has stopped (the reader went away, or a write failed); further
+  /// output is discarded.
   private(set) var closed = false
+  /// The `errno` of a write that failed for a reason other than a closed pipe.
+  private(set) var failure: Int32? = nil
 
   init(fd: Int32, capacity: Int = 1 << 16) {
     self.fd = fd
@@ -31,6 +35,7 @@ final class OutputBuffer {
   }
 
   func writeLine(_ s: String) {
+    guard !closed else { return }
     write(s)
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count >= capacity { flush() }
@@ -47,8 +52,16 @@ final class OutputBuffer {
       while offset < raw.count {
         let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
         if n < 0 {
-          if errno == EINTR { continue }
+          let error = errno
+          if error == EINTR { continue }
+          if error == EAGAIN || error == EWOULDBLOCK {
+            // A non-blocking descriptor inherited from the parent: wait until it drains.
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, -1)
+            continue
+          }
           closed = true
+          if error != EPIPE { failure = error }
           return
         }
         offset += n

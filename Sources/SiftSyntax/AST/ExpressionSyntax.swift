@@ -15,7 +15,9 @@ public struct ExpressionSyntax: Hashable, Sendable {
   }
 
   /// The kinds of expression.
-  public indirect enum Kind: Hashable, Sendable {
+  /// Leaves (constants, `SELF`, variables) are stored inline; only cases that contain
+  /// other nodes are boxed, which saves an allocation per literal when parsing.
+  public enum Kind: Hashable, Sendable {
     /// A literal or a bound `%@`/numeric argument. A minus sign directly before a number
     /// literal is folded into it.
     case constant(SiftValue)
@@ -25,29 +27,29 @@ public struct ExpressionSyntax: Hashable, Sendable {
     case variable(String)
     /// A key path `a.b.c` read from `base`, or from the evaluated object when `base` is nil.
     /// Keys may be collection operators (`@count`). Never empty.
-    case keyPath(base: ExpressionSyntax?, keys: [String])
+    indirect case keyPath(base: ExpressionSyntax?, keys: [String])
     /// `{e1, e2, …}`: elements are evaluated at evaluation time.
     case aggregate([ExpressionSyntax])
     /// `base[index]`.
-    case index(ExpressionSyntax, IndexSyntax)
+    indirect case index(ExpressionSyntax, IndexSyntax)
     /// `-e` (on anything but a number literal).
-    case negate(ExpressionSyntax)
+    indirect case negate(ExpressionSyntax)
     /// `~e`: ones' complement.
-    case bitwiseNot(ExpressionSyntax)
+    indirect case bitwiseNot(ExpressionSyntax)
     /// `lhs OP rhs`.
-    case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax)
+    indirect case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax)
     /// A built-in function call: `sum:({1, 2})`, also written `sum({1, 2})`.
     case function(BuiltinFunction, [ExpressionSyntax])
     /// `FUNCTION(receiver, 'name', args…)`: a function registered by name.
-    case customFunction(receiver: ExpressionSyntax, name: String, arguments: [ExpressionSyntax])
+    indirect case customFunction(receiver: ExpressionSyntax, name: String, arguments: [ExpressionSyntax])
     /// `SUBQUERY(collection, $variable, predicate)`.
-    case subquery(collection: ExpressionSyntax, variable: String, predicate: PredicateSyntax)
+    indirect case subquery(collection: ExpressionSyntax, variable: String, predicate: PredicateSyntax)
     /// `CAST(value, 'Type')`.
-    case cast(ExpressionSyntax, type: String)
+    indirect case cast(ExpressionSyntax, type: String)
     /// `TERNARY(predicate, then, else)`.
-    case ternary(PredicateSyntax, ExpressionSyntax, ExpressionSyntax)
+    indirect case ternary(PredicateSyntax, ExpressionSyntax, ExpressionSyntax)
     /// `$name := value`.
-    case assignment(variable: String, value: ExpressionSyntax)
+    indirect case assignment(variable: String, value: ExpressionSyntax)
   }
 
   /// Structural equality; ranges are ignored.

@@ -62,27 +62,64 @@ package struct DiagnosticRenderer {
   package init(source: String) { text = SourceText(source) }
   init(text: SourceText) { self.text = text }
 
+  /// Lines longer than this many Unicode scalars are shown as a window around the caret.
+  static let maxLineWidth = 120
+  /// How many scalars of context a window keeps before the caret.
+  static let contextBeforeCaret = 40
+
+  /// Terminal columns a scalar takes: 0 for combining marks and format characters (zero
+  /// width joiner, variation selectors), 2 for East Asian wide and fullwidth characters
+  /// and most emoji, 1 otherwise.
+  static func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v < 0x300 { return 1 }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    switch v {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+      0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+      0x1F680...0x1F6FF, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+      return 2
+    default: return 1
+    }
+  }
+
   package func render(severity: String, message: String, range: SourceRange, hint: String?) -> String {
     let start = min(max(0, range.start), text.bytes.count)
     let line = text.lineBounds(containing: start)
     let location = text.location(of: start)
     var out = "\(location): \(severity): \(message)\n"
-    out += text.text(line.start, line.end) + "\n"
-    // Keep tabs in the gutter so the caret lines up under tab-indented text.
-    var gutter = ""
-    var i = line.start
-    while i < min(start, line.end) {
-      let b = text.bytes[i]
-      if b == UInt8(ascii: "\t") {
-        gutter += "\t"
-      } else if b & 0xC0 != 0x80 {
-        gutter += " "
-      }
-      i += 1
-    }
+    let scalars = Array(text.text(line.start, line.end).unicodeScalars)
+    let caret = text.scalarCount(line.start, min(start, line.end))
     let spanEnd = min(max(range.end, start), line.end)
-    let width = max(1, text.scalarCount(start, spanEnd))
-    out += gutter + "^" + String(repeating: "~", count: width - 1)
+    let spanScalars = text.scalarCount(start, spanEnd)
+    // A very long line (a generated or minified predicate) is cut to a window around the
+    // caret, with "…" where text was left out.
+    var window = 0..<scalars.count
+    if scalars.count > Self.maxLineWidth {
+      var lower = max(0, caret - Self.contextBeforeCaret)
+      let upper = min(scalars.count, lower + Self.maxLineWidth)
+      lower = max(0, upper - Self.maxLineWidth)
+      window = lower..<upper
+    }
+    if window.lowerBound > 0 { out += "…" }
+    out.unicodeScalars.append(contentsOf: scalars[window])
+    if window.upperBound < scalars.count { out += "…" }
+    out += "\n"
+    // Keep tabs in the gutter so the caret lines up under tab-indented text, and give wide
+    // (East Asian) characters two columns and combining marks none, as terminals do.
+    var gutter = window.lowerBound > 0 ? " " : ""
+    for scalar in scalars[window.lowerBound..<min(caret, window.upperBound)] {
+      gutter += scalar == "\t" ? "\t" : String(repeating: " ", count: Self.displayWidth(scalar))
+    }
+    let windowSpanEnd = min(caret + spanScalars, window.upperBound)
+    var width = 0
+    if caret < windowSpanEnd {
+      for scalar in scalars[caret..<windowSpanEnd] { width += scalar == "\t" ? 1 : Self.displayWidth(scalar) }
+    }
+    out += gutter + "^" + String(repeating: "~", count: max(1, width) - 1)
     if let hint { out += "\nhint: \(hint)" }
     return out
   }

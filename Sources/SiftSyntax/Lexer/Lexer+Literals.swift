@@ -53,6 +53,7 @@ extension Lexer {
     try endOfNumber(start: start)
     let text = self.text(start, position)
     if isInteger, let value = Int(text) { return .integer(value) }
+    if isInteger, text.drop(while: { $0 == "0" }) == "9223372036854775808" { return .integerMinMagnitude }
     guard let value = Double(text), value.isFinite else {
       throw SyntaxError("number literal is out of range", at: SourceRange(start: start, end: position))
     }
@@ -77,8 +78,9 @@ extension Lexer {
   /// A number glued to letters (`12abc`, `0x1G`) is one mistake, reported as a whole.
   private mutating func endOfNumber(start: Int) throws(SyntaxError) {
     let b = byte(at: position)
-    guard (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || b == UInt8(ascii: "_")
-      || isDigit(b)
+    guard
+      (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || b == UInt8(ascii: "_")
+        || isDigit(b)
     else { return }
     var end = position
     while end < count, isWordByte(byte(at: end)) { end += 1 }
@@ -91,8 +93,9 @@ extension Lexer {
   }
 
   /// A quoted string. Each quote kind ends only its own kind; escapes are those of
-  /// NSPredicate: `\\ \" \' \n \t \r \a \b \f \v`, 1–3 octal digits, `\xHH`, `\uHHHH`;
-  /// any other `\c` is `c`.
+  /// NSPredicate: `\\ \" \' \n \t \r \a \b \f \v`, 1–3 octal digits, `\xHH`, `\uHHHH`
+  /// (a UTF-16 unit: a high surrogate followed by a `\u` low surrogate is one scalar, a lone
+  /// surrogate is an error); any other `\c` is `c`.
   mutating func lexString() throws(SyntaxError) -> String {
     let start = position
     let quote = byte(at: position)
@@ -150,6 +153,12 @@ extension Lexer {
           value = value * 16 + UInt32(d)
           position += 1
         }
+        // `\u` escapes are UTF-16 code units (as in NSString): a high surrogate followed by
+        // a `\u` low surrogate is one scalar outside the BMP.
+        if width == 4, (0xD800...0xDBFF).contains(value), let low = lowSurrogateEscape(at: position) {
+          value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+          position += 6
+        }
         try appendScalar(value, to: &out, escapeStart: escapeStart)
       default:
         // Any other escaped character stands for itself (including multi-byte scalars,
@@ -161,6 +170,17 @@ extension Lexer {
       }
       runStart = position
     }
+  }
+
+  /// The value of a `\uDC00`…`\uDFFF` escape at `i`, if there is one.
+  private func lowSurrogateEscape(at i: Int) -> UInt32? {
+    guard byte(at: i) == UInt8(ascii: "\\"), byte(at: i + 1) == UInt8(ascii: "u") else { return nil }
+    var value: UInt32 = 0
+    for k in 0..<4 {
+      guard i + 2 + k < count, let d = digitValue(byte(at: i + 2 + k)) else { return nil }
+      value = value * 16 + UInt32(d)
+    }
+    return (0xDC00...0xDFFF).contains(value) ? value : nil
   }
 
   private mutating func appendScalar(_ value: UInt32, to out: inout [UInt8], escapeStart: Int)
@@ -212,7 +232,8 @@ extension Lexer {
       let end = c >= 0x80 ? position - 1 : position
       throw SyntaxError(
         "unknown format specifier", at: SourceRange(start: start, end: max(end, start + 1)),
-        hint: "specifiers are %@ (value), %K (key path), %d %i %u %x %o %c (integer), %f %e %g (number), %s, %%")
+        hint:
+          "specifiers are %@ (value), %K (key path), %d %i %u %x %o %c (integer), %f %e %g (number), %s, %%")
     }
   }
 }

@@ -37,9 +37,12 @@ struct Lexer {
   private var atEnd: Bool { position >= bytes.count }
 
   mutating func next() throws(SyntaxError) -> Token {
+    let endOfPrevious = position
     skipWhitespace()
     let start = position
-    guard !atEnd else { return Token(kind: .end, range: .at(position)) }
+    // The end token sits right after the last real token, not after trailing whitespace, so
+    // "found end of input" points at the line where the text stopped (`a == 1 AND\n`).
+    guard !atEnd else { return Token(kind: .end, range: .at(endOfPrevious)) }
     let c = bytes[position]
     let kind: Token.Kind
     switch c {
@@ -78,7 +81,7 @@ struct Lexer {
     case UInt8(ascii: "%"):
       kind = try lexSpecifier()
     default:
-      if isIdentifierStart(c) {
+      if identifierLength(at: position, first: true) > 0 {
         kind = lexWord()
       } else if let punct = lexPunct() {
         kind = .punct(punct)
@@ -98,30 +101,70 @@ struct Lexer {
     }
   }
 
-  private func isIdentifierStart(_ c: UInt8) -> Bool {
-    (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || c == UInt8(ascii: "_") || c >= 0x80
+  /// The byte length of the identifier character at `i` (0 if there is none): ASCII
+  /// letters, `_` and (after the first) digits, and any scalar with the Unicode XID_Start /
+  /// XID_Continue property, so keys may be written in any script but punctuation such as
+  /// curly quotes or a no-break space is not silently read as part of a key.
+  func identifierLength(at i: Int, first: Bool) -> Int {
+    let c = byte(at: i)
+    if c < 0x80 {
+      let letter =
+        (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || c == UInt8(ascii: "_")
+      let digit = c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
+      return letter || (!first && digit) ? 1 : 0
+    }
+    guard let (scalar, length) = scalar(at: i) else { return 0 }
+    return (first ? scalar.properties.isXIDStart : scalar.properties.isXIDContinue) ? length : 0
   }
 
-  private func isIdentifierContinue(_ c: UInt8) -> Bool {
-    isIdentifierStart(c) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+  /// The scalar whose UTF-8 encoding starts at `i`, and its length in bytes.
+  func scalar(at i: Int) -> (Unicode.Scalar, Int)? {
+    let lead = byte(at: i)
+    let length =
+      switch lead {
+      case 0x00..<0x80: 1
+      case 0xC0..<0xE0: 2
+      case 0xE0..<0xF0: 3
+      case 0xF0..<0xF8: 4
+      default: 0
+      }
+    guard length > 0, i + length <= count else { return nil }
+    var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
+    for k in 1..<length {
+      let b = byte(at: i + k)
+      guard b & 0xC0 == 0x80 else { return nil }
+      value = value << 6 | UInt32(b & 0x3F)
+    }
+    return Unicode.Scalar(value).map { ($0, length) }
   }
 
-  /// Letters, digits, `_` and any non-ASCII scalar (keys may be written in any script).
+  /// An identifier: see ``identifierLength(at:first:)``.
   private mutating func identifierRun() -> String {
     let start = position
-    guard !atEnd, isIdentifierStart(bytes[position]) else { return "" }
-    while !atEnd, isIdentifierContinue(bytes[position]) { position += 1 }
+    guard !atEnd, identifierLength(at: position, first: true) > 0 else { return "" }
+    skipIdentifier()
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  private mutating func skipIdentifier() {
+    var first = true
+    while !atEnd {
+      let n = identifierLength(at: position, first: first)
+      if n == 0 { return }
+      position += n
+      first = false
+    }
   }
 
   private mutating func lexWord() -> Token.Kind {
     let start = position
-    while !atEnd, isIdentifierContinue(bytes[position]) { position += 1 }
+    skipIdentifier()
     let word = UnsafeBufferPointer(rebasing: bytes[start..<position])
     if word.count == 3, (word[0] | 0x20) == UInt8(ascii: "u"), (word[1] | 0x20) == UInt8(ascii: "t"),
       (word[2] | 0x20) == UInt8(ascii: "i"), peek() == UInt8(ascii: "-")
     {
-      for keyword in [Keyword.utiConformsTo, .utiEquals] where matchesRest(keyword.rawValue.utf8.dropFirst(3)) {
+      for keyword in [Keyword.utiConformsTo, .utiEquals] where matchesRest(keyword.rawValue.utf8.dropFirst(3))
+      {
         position += keyword.rawValue.utf8.count - 3
         return .keyword(keyword)
       }
@@ -138,7 +181,7 @@ struct Lexer {
       guard b == expected || (b >= 0x61 && b <= 0x7A && b - 0x20 == expected) else { return false }
       i += 1
     }
-    return !isIdentifierContinue(peek(i))
+    return identifierLength(at: position + i, first: false) == 0
   }
 
   private mutating func lexPunct() -> Punct? {
@@ -192,6 +235,17 @@ struct Lexer {
 
   private func unexpectedCharacter(at offset: Int) -> SyntaxError {
     let c = bytes[offset]
+    if c >= 0x80, let (scalar, length) = scalar(at: offset) {
+      // Invisible characters (spaces, format characters) are named by code point.
+      let shown =
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .format, .control, .lineSeparator, .paragraphSeparator: Self.codePoint(scalar)
+        default: "'\(scalar)'"
+        }
+      return SyntaxError(
+        "unexpected character \(shown)", at: SourceRange(start: offset, end: offset + length),
+        hint: Self.hint(for: scalar))
+    }
     let shown = c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
     let hint: String? =
       switch c {
@@ -199,6 +253,35 @@ struct Lexer {
       case UInt8(ascii: ";"): "a format string holds exactly one predicate"
       default: nil
       }
-    return SyntaxError("unexpected character \(shown)", at: SourceRange(start: offset, end: offset + 1), hint: hint)
+    return SyntaxError(
+      "unexpected character \(shown)", at: SourceRange(start: offset, end: offset + 1), hint: hint)
+  }
+
+  /// `U+201C`.
+  static func codePoint(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+  }
+
+  /// What to write instead of a non-ASCII character that has no meaning outside quotes.
+  static func hint(for scalar: Unicode.Scalar) -> String? {
+    switch scalar.value {
+    case 0x2018, 0x2019, 0x201A, 0x201B, 0x201C, 0x201D, 0x201E, 0x201F, 0x00AB, 0x00BB, 0x2039, 0x203A,
+      0x300C,
+      0x300D, 0xFF02, 0xFF07:
+      "strings are written with straight quotes, ' or \""
+    case 0x00A0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000, 0xFEFF:
+      "this is a special space character; use an ordinary space"
+    case 0x2260: "write != (or <>) for 'not equal'"
+    case 0x2264: "write <= (or =<) for 'less than or equal'"
+    case 0x2265: "write >= (or =>) for 'greater than or equal'"
+    case 0x2212, 0x2013, 0x2014: "write - for minus"
+    case 0x00D7: "write * for multiplication"
+    case 0x00F7: "write / for division"
+    case 0x2227: "write AND (or &&)"
+    case 0x2228: "write OR (or ||)"
+    case 0x00AC: "write NOT (or !)"
+    default: nil
+    }
   }
 }

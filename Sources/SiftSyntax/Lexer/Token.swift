@@ -8,6 +8,9 @@ struct Token: Equatable {
     case identifier(String, escaped: Bool)
     case keyword(Keyword)
     case integer(Int)
+    /// `9223372036854775808`: too large for `Int`, but after a minus sign it is `Int.min`.
+    /// Anywhere else it reads as a `Double`, like every other decimal too large for `Int`.
+    case integerMinMagnitude
     case double(Double)
     case string(String)
     /// `$name`.

@@ -4,7 +4,11 @@ public struct SyntaxLimits: Hashable, Sendable {
   /// Longest accepted predicate text, in UTF-8 bytes. Default 1 MiB.
   public var maxInputLength: Int
   /// Deepest accepted nesting of parentheses, braces, brackets, argument lists and prefix
-  /// operators (`NOT`, unary `-`, `~`, `:=`). Default 100.
+  /// operators (`NOT`, unary `-`, `~`, `:=`); each operator of a chain such as `a + b + c`
+  /// and each suffix of `a[0][1].b` also counts one level, because each nests the tree one
+  /// node deeper. The limit bounds the recursion of the parser and of everything that walks
+  /// the trees it returns. Default 100, which needs about 2 MB of stack in a debug build
+  /// (nested `TERNARY`, the costliest construct) and about 0.5 MB in a release build.
   public var maxNestingDepth: Int
   /// Most elements accepted in one `{…}` literal aggregate. Default 10,000.
   public var maxAggregateElements: Int
@@ -38,7 +42,8 @@ public struct ParseOptions: Hashable, Sendable {
   public var compoundPrecedence: CompoundPrecedence
 
   /// Creates options; every parameter has the documented default.
-  public init(limits: SyntaxLimits = SyntaxLimits(), compoundPrecedence: CompoundPrecedence = .orBindsTighter) {
+  public init(limits: SyntaxLimits = SyntaxLimits(), compoundPrecedence: CompoundPrecedence = .orBindsTighter)
+  {
     self.limits = limits
     self.compoundPrecedence = compoundPrecedence
   }

@@ -1,7 +1,8 @@
 extension Parser {
   /// Binds the format argument for one specifier. `%@` becomes a constant (strings are not
   /// re-parsed), `%K` a key path, the numeric specifiers numbers.
-  func bind(_ specifier: FormatSpecifier, token: Token, ordinal: Int) throws(SyntaxError) -> ExpressionSyntax {
+  func bind(_ specifier: FormatSpecifier, token: Token, ordinal: Int) throws(SyntaxError) -> ExpressionSyntax
+  {
     guard ordinal < arguments.count else {
       throw SyntaxError(
         "no argument for this format specifier: it is number \(ordinal + 1), but "
@@ -10,8 +11,10 @@ extension Parser {
     }
     let argument = arguments[ordinal]
     func mismatch(_ expected: String) -> SyntaxError {
-      SyntaxError(
-        "format specifier expects \(expected), but argument \(ordinal + 1) is a \(argument.kindName)",
+      let spelled = sourceText(token.range.start, token.range.end)
+      return SyntaxError(
+        "\(spelled.isEmpty ? "format specifier" : spelled) expects \(expected), but argument \(ordinal + 1) is "
+          + Self.describeArgument(argument),
         at: token.range)
     }
     switch specifier {
@@ -25,7 +28,9 @@ extension Parser {
           "argument \(ordinal + 1) is not a key path: \"\(path)\"", at: token.range,
           hint: "a key path is one or more keys joined by '.'")
       }
-      if keys == ["self"] || keys == ["SELF"] { return ExpressionSyntax(.evaluatedObject, range: token.range) }
+      if keys == ["self"] || keys == ["SELF"] {
+        return ExpressionSyntax(.evaluatedObject, range: token.range)
+      }
       return ExpressionSyntax(.keyPath(base: nil, keys: keys), range: token.range)
     case .integer:
       switch argument {
@@ -44,6 +49,25 @@ extension Parser {
     case .cString:
       guard case .string = argument else { throw mismatch("a string") }
       return ExpressionSyntax(.constant(argument), range: token.range)
+    }
+  }
+}
+
+extension Parser {
+  /// A format argument in a message: "the number 3.5", "the string \"x\"", "an array".
+  static func describeArgument(_ value: SiftValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool(let b): return "the boolean \(b ? "TRUE" : "FALSE")"
+    case .int(let i): return "the number \(i)"
+    case .double(let d):
+      var text = ""
+      CanonicalPrinter.writeDouble(d, to: &text)
+      return "the number \(text)"
+    case .string(let s): return "the string \(quoted(s))"
+    case .date: return "a date"
+    case .array: return "an array"
+    case .dictionary: return "a dictionary"
     }
   }
 }
@@ -101,7 +125,8 @@ struct VariableSubstitution {
     case .subquery(let collection, let variable, let body):
       var inner = self
       inner.values[variable] = nil
-      e.kind = .subquery(collection: expression(collection), variable: variable, predicate: inner.predicate(body))
+      e.kind = .subquery(
+        collection: expression(collection), variable: variable, predicate: inner.predicate(body))
     case .cast(let x, let type): e.kind = .cast(expression(x), type: type)
     case .ternary(let p, let a, let b): e.kind = .ternary(predicate(p), expression(a), expression(b))
     case .assignment(let variable, let value):

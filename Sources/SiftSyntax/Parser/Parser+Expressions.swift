@@ -24,112 +24,198 @@ extension BinaryOperator {
     case .power: 6
     }
   }
+
+  /// The binary operator spelled by `punct` (looked up in ``binaryPrecedence``).
+  static func spelled(_ punct: Punct) -> BinaryOperator? {
+    for level in binaryPrecedence {
+      for (p, op) in level where p == punct { return op }
+    }
+    return nil
+  }
 }
 
 extension Parser {
   /// Rule `expression`: `variable ':=' expression | binary-expression`.
   mutating func parseExpression() throws(SyntaxError) -> ExpressionSyntax {
-    if case .variable(let name) = current.kind, case .punct(.assign) = peek().kind {
-      let start = index
-      _ = advance()
-      _ = advance()
-      try enter()
-      defer { leave() }
-      let value = try parseExpression()
-      return ExpressionSyntax(.assignment(variable: name, value: value), range: range(from: start))
-    }
+    if case .variable = current.kind, case .punct(.assign) = peek().kind { return try parseAssignment() }
     return try parseBinary(level: 0)
   }
 
-  /// Rule `binary-expression`, one precedence level per call (precedence climbing).
-  mutating func parseBinary(level: Int) throws(SyntaxError) -> ExpressionSyntax {
-    if level == binaryPrecedence.count { return try parseUnary() }
+  /// `$name := expression`.
+  mutating func parseAssignment() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
-    var lhs = try parseBinary(level: level + 1)
-    while case .punct(let p) = current.kind, let op = binaryPrecedence[level].first(where: { $0.0 == p })?.1 {
+    guard case .variable(let name) = advance().kind else {
+      preconditionFailure("parseAssignment at a non-variable")
+    }
+    try enter(advance())
+    defer { leave() }
+    let value = try parseExpression()
+    return ExpressionSyntax(.assignment(variable: name, value: value), range: range(from: start))
+  }
+
+  /// Rule `binary-expression` by precedence climbing: operators of precedence `level` and
+  /// above, all left-associative. One call (one stack frame) per operand, not per
+  /// precedence level, so deep nesting stays cheap on the stack.
+  mutating func parseBinary(level: Int) throws(SyntaxError) -> ExpressionSyntax {
+    let start = index
+    let lhs = try parseUnary()
+    guard currentBinaryOperator() != nil else { return lhs }
+    return try parseBinaryOperators(lhs, level: level, start: start)
+  }
+
+  /// The `(op operand)*` loop of ``parseBinary(level:)``, after its first operand.
+  ///
+  /// `a + b + c + …` builds a left-deep tree, one node per operator, so each operator counts
+  /// as a nesting level: the limit bounds the depth of every tree the parser returns, and
+  /// with it the recursion of everything that walks trees (printer, compiler, `==`, deinit).
+  mutating func parseBinaryOperators(_ first: ExpressionSyntax, level: Int, start: Int)
+    throws(SyntaxError) -> ExpressionSyntax
+  {
+    var lhs = first
+    let entryDepth = depth
+    defer { depth = entryDepth }
+    while let op = currentBinaryOperator(), op.precedence >= level {
       let opToken = advance()
-      guard startsExpression(current) else {
-        throw SyntaxError(
-          "expected an expression after '\(opToken.kind.spelling)', found \(describe(current))",
-          at: current.range)
-      }
-      let rhs = try parseBinary(level: level + 1)
+      try enter(opToken)
+      guard startsExpression(current) else { throw expressionExpected(after: opToken) }
+      let rhs = try parseBinary(level: op.precedence + 1)
       lhs = ExpressionSyntax(.binary(op, lhs, rhs), range: range(from: start))
     }
     return lhs
   }
 
+  /// The binary operator at the cursor, if any.
+  func currentBinaryOperator() -> BinaryOperator? {
+    guard case .punct(let p) = current.kind else { return nil }
+    return BinaryOperator.spelled(p)
+  }
+
   /// Rule `unary-expression`: `'-' unary-expression | '~' unary-expression | postfix-expression`.
   /// A minus directly before a number literal is folded into a negative constant.
   mutating func parseUnary() throws(SyntaxError) -> ExpressionSyntax {
-    let start = index
-    if isPunct(.minus) || isPunct(.tilde) {
-      let op = advance()
-      try enter()
-      defer { leave() }
-      guard startsExpression(current) else {
-        throw SyntaxError(
-          "expected an expression after '\(op.kind.spelling)', found \(describe(current))", at: current.range)
-      }
-      let operand = try parseUnary()
-      let range = range(from: start)
-      if op.kind == .punct(.tilde) { return ExpressionSyntax(.bitwiseNot(operand), range: range) }
-      switch operand.kind {
-      case .constant(.int(let v)) where v != Int.min:
-        return ExpressionSyntax(.constant(.int(-v)), range: range)
-      case .constant(.double(let v)):
-        return ExpressionSyntax(.constant(.double(-v)), range: range)
-      default:
-        return ExpressionSyntax(.negate(operand), range: range)
-      }
-    }
+    // Only dispatch here: this frame is on the stack for every nested operand.
+    if isPunct(.minus) || isPunct(.tilde) { return try parsePrefixOperator() }
     return try parsePostfix()
+  }
+
+  /// `'-' unary-expression | '~' unary-expression`.
+  mutating func parsePrefixOperator() throws(SyntaxError) -> ExpressionSyntax {
+    let start = index
+    let op = advance()
+    try enter(op)
+    defer { leave() }
+    guard startsExpression(current) else { throw expressionExpected(after: op) }
+    if case .punct(.minus) = op.kind, case .integerMinMagnitude = current.kind, !Self.startsPostfix(peek()) {
+      // `-9223372036854775808` is Int.min; the magnitude alone does not fit in Int.
+      _ = advance()
+      return ExpressionSyntax(.constant(.int(Int.min)), range: range(from: start))
+    }
+    let operand = try parseUnary()
+    if case .punct(.tilde) = op.kind {
+      return ExpressionSyntax(.bitwiseNot(operand), range: range(from: start))
+    }
+    return Self.negated(operand, range: range(from: start))
+  }
+
+  /// Whether `token` continues a postfix expression (`[` or `.`).
+  static func startsPostfix(_ token: Token) -> Bool {
+    switch token.kind {
+    case .punct(.lBracket), .punct(.dot): true
+    default: false
+    }
+  }
+
+  /// `-operand`, folded into the constant when the operand is a number literal.
+  @inline(never)
+  static func negated(_ operand: ExpressionSyntax, range: SourceRange) -> ExpressionSyntax {
+    switch operand.kind {
+    case .constant(.int(let v)) where v != Int.min:
+      return ExpressionSyntax(.constant(.int(-v)), range: range)
+    case .constant(.double(let v)):
+      return ExpressionSyntax(.constant(.double(-v)), range: range)
+    default:
+      return ExpressionSyntax(.negate(operand), range: range)
+    }
   }
 
   /// Rule `postfix-expression`: `primary-expression ( '[' index ']' | '.' key )*`.
   mutating func parsePostfix() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
-    var base = try parsePrimary()
+    let base = try parsePrimary()
+    guard isPunct(.lBracket) || isPunct(.dot) else { return base }
+    return try parsePostfixSuffixes(base, start: start)
+  }
+
+  /// The `[index]` and `.key` suffixes after a primary expression. Each suffix that wraps
+  /// what came before in a new node (`a[0][1]`, `f(x).a[0].b`) is one more nesting level,
+  /// like each operator of a binary chain; `.key` after a key path only extends it.
+  mutating func parsePostfixSuffixes(_ first: ExpressionSyntax, start: Int) throws(SyntaxError)
+    -> ExpressionSyntax
+  {
+    var base = first
+    let entryDepth = depth
+    defer { depth = entryDepth }
     while true {
       if isPunct(.lBracket) {
-        let open = advance()
-        try enter()
-        let index = try parseIndex()
-        leave()
-        try expect(.rBracket, "after the index", opening: open)
-        base = ExpressionSyntax(.index(base, index), range: range(from: start))
+        base = try parseIndexSuffix(base, start: start)
       } else if isPunct(.dot) {
-        _ = advance()
-        let key = try parseKey(afterDot: true)
-        base = appendingKey(key, to: base, range: range(from: start))
+        base = try parseKeySuffix(base, start: start)
       } else {
         return base
       }
     }
   }
 
+  /// `base '[' index ']'`; stays one level deeper (the caller restores the depth).
+  mutating func parseIndexSuffix(_ base: ExpressionSyntax, start: Int) throws(SyntaxError) -> ExpressionSyntax
+  {
+    let open = advance()
+    try enter(open)
+    let index = try parseIndex()
+    try expect(.rBracket, "after the index", opening: open)
+    return ExpressionSyntax(.index(base, index), range: range(from: start))
+  }
+
+  /// `base '.' key`; one level deeper unless it extends a key path (the caller restores
+  /// the depth).
+  @inline(never)
+  mutating func parseKeySuffix(_ base: ExpressionSyntax, start: Int) throws(SyntaxError) -> ExpressionSyntax {
+    let dot = advance()
+    switch base.kind {
+    case .keyPath, .evaluatedObject: break
+    default: try enter(dot)
+    }
+    let key = try parseKey(afterDot: true)
+    return appendingKey(key, to: base, range: range(from: start))
+  }
+
   /// Rule `index`: `FIRST | LAST | SIZE | expression`.
   mutating func parseIndex() throws(SyntaxError) -> IndexSyntax {
-    if case .punct(.rBracket) = peek().kind {
-      switch current.kind {
-      case .keyword(.first):
-        _ = advance()
-        return .first
-      case .keyword(.last):
-        _ = advance()
-        return .last
-      case .keyword(.size):
-        _ = advance()
-        return .size
-      default: break
-      }
+    if case .keyword(let k) = current.kind, k == .first || k == .last || k == .size {
+      guard case .punct(.rBracket) = peek().kind else { throw indexKeywordError(k) }
+      _ = advance()
+      return k == .first ? .first : k == .last ? .last : .size
     }
-    guard startsExpression(current) else {
-      throw SyntaxError(
-        "expected an index, found \(describe(current))", at: current.range,
-        hint: "an index is FIRST, LAST, SIZE, a number or a dictionary key")
-    }
+    guard startsExpression(current) else { throw indexExpected() }
     return .expression(try parseExpression())
+  }
+
+  // Error builders live in their own functions: in debug builds every local of a function
+  // takes stack space in its frame, and the recursive parse functions should stay small.
+
+  @inline(never)
+  func indexKeywordError(_ k: Keyword) -> SyntaxError {
+    SyntaxError(
+      "expected ']' after \(k.rawValue), found \(describe(peek()))", at: peek().range,
+      hint: "\(k.rawValue) stands alone in an index, as in a[\(k.rawValue)]; "
+        + "write #\(k.rawValue.lowercased()) for a key of that name")
+  }
+
+  @inline(never)
+  func indexExpected() -> SyntaxError {
+    SyntaxError(
+      "expected an index, found \(describe(current))", at: current.range,
+      hint: "an index is FIRST, LAST, SIZE, a number or a dictionary key")
   }
 
   /// `a.b.c` is one key path node; `.key` after anything else starts a key path on that base.
@@ -157,20 +243,58 @@ extension Parser {
     case .keyword(let k):
       throw reservedWordError(k, at: current.range)
     default:
-      throw SyntaxError("expected a key after '.', found \(describe(current))", at: current.range)
+      throw keyExpected()
     }
   }
 
+  @inline(never)
+  func keyExpected() -> SyntaxError {
+    SyntaxError("expected a key after '.', found \(describe(current))", at: current.range)
+  }
+
+  @inline(never)
   func reservedWordError(_ keyword: Keyword, at range: SourceRange) -> SyntaxError {
-    SyntaxError(
-      "'\(keyword.rawValue)' is a reserved word and cannot be used as a key here", at: range,
-      hint: "write #\(keyword.rawValue.lowercased()) to use it as a key")
+    // `#` cannot rescue the hyphenated UTI operators: a key cannot contain '-'.
+    let hint: String? =
+      keyword == .utiConformsTo || keyword == .utiEquals
+      ? nil : "write #\(keyword.rawValue.lowercased()) to use it as a key"
+    return SyntaxError(
+      "'\(keyword.rawValue)' is a reserved word and cannot be used as a key here", at: range, hint: hint)
+  }
+
+  /// "expected an expression [after 'op'], found …", with a hint for a few common slips.
+  @inline(never)
+  func expressionExpected(after op: Token?) -> SyntaxError {
+    var message = "expected an expression"
+    if let op { message += " after '\(op.kind.spelling)'" }
+    message += ", found \(describe(current))"
+    var hint: String? = nil
+    if let op, case .punct(let p) = op.kind, case .punct(let next) = current.kind,
+      op.range.end == current.range.start,
+      [.equal, .notEqual, .lessEqual, .greaterEqual, .assignEqual].contains(p), next == .assignEqual
+    {
+      hint = "'\(p.rawValue)=' is not an operator; comparisons are == != < <= > >="
+    }
+    if case .punct(.dot) = current.kind, peek().range.start == current.range.end {
+      switch peek().kind {
+      case .integer, .double, .integerMinMagnitude:
+        hint = "a number cannot start with '.'; write 0\(sourceText(current.range.start, peek().range.end))"
+      default: break
+      }
+    }
+    return SyntaxError(message, at: current.range, hint: hint)
+  }
+
+  /// The source text of a byte range (for messages).
+  func sourceText(_ start: Int, _ end: Int) -> String {
+    guard end <= source.count, start <= end else { return "" }
+    return String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
   }
 
   /// Whether `token` can begin an expression (used for clearer "expected an expression" errors).
   func startsExpression(_ token: Token) -> Bool {
     switch token.kind {
-    case .identifier, .integer, .double, .string, .variable, .specifier: return true
+    case .identifier, .integer, .integerMinMagnitude, .double, .string, .variable, .specifier: return true
     case .keyword(let k):
       switch k {
       case .self_, .null, .nil_, .true_, .yes, .false_, .no, .subquery, .cast: return true

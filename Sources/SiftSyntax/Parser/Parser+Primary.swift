@@ -1,7 +1,64 @@
 extension Parser {
   /// Rule `primary-expression`: literals, format arguments, variables, `SELF`, keys,
   /// function calls, the special forms, `( expression )` and `{ aggregate }`.
+  ///
+  /// This function stays on the stack while nested expressions are parsed, so it only
+  /// dispatches; the work is done in the functions it calls.
   mutating func parsePrimary() throws(SyntaxError) -> ExpressionSyntax {
+    switch primaryForm() {
+    case .parenthesized: return try parseParenthesizedExpression()
+    case .aggregate: return try parseAggregate()
+    case .subquery: return try parseSubquery()
+    case .cast: return try parseCast()
+    case .call: return try parseCall()
+    case .simple: return try parseSimplePrimary()
+    }
+  }
+
+  enum PrimaryForm { case parenthesized, aggregate, subquery, cast, call, simple }
+
+  /// Which kind of primary expression starts at the cursor.
+  @inline(never)
+  func primaryForm() -> PrimaryForm {
+    switch current.kind {
+    case .punct(.lParen): return .parenthesized
+    case .punct(.lBrace): return .aggregate
+    case .keyword(.subquery): return .subquery
+    case .keyword(.cast): return .cast
+    case .identifier(_, escaped: false):
+      if case .punct(let p) = peek().kind, p == .lParen || p == .colon { return .call }
+      return .simple
+    default: return .simple
+    }
+  }
+
+  /// `'(' expression ')'`; the node covers the parentheses.
+  mutating func parseParenthesizedExpression() throws(SyntaxError) -> ExpressionSyntax {
+    let start = index
+    // A memoised result is reused only if it stays within the depth limit from here.
+    if let known = expressionMemo[start], depth + known.height <= options.limits.maxNestingDepth {
+      index = known.end
+      deepest = max(deepest, depth + known.height)
+      return known.node
+    }
+    let entryDepth = depth
+    let outerDeepest = deepest
+    deepest = depth
+    defer { deepest = max(outerDeepest, deepest) }
+    let open = advance()
+    try enter(open)
+    defer { leave() }
+    var inner = try parseExpression()
+    try expect(.rParen, "to close the parenthesised expression", opening: open)
+    inner.range = range(from: start)
+    expressionMemo[start] = (inner, index, deepest - entryDepth)
+    return inner
+  }
+
+  /// The primaries that are a single token: literals, format arguments, variables, keys,
+  /// `SELF`, `NULL`, `TRUE`, `FALSE` and the reserved-word errors.
+  @inline(never)
+  mutating func parseSimplePrimary() throws(SyntaxError) -> ExpressionSyntax {
     let token = current
     let start = index
     switch token.kind {
@@ -11,6 +68,9 @@ extension Parser {
     case .double(let v):
       _ = advance()
       return ExpressionSyntax(.constant(.double(v)), range: token.range)
+    case .integerMinMagnitude:
+      _ = advance()
+      return ExpressionSyntax(.constant(.double(9_223_372_036_854_775_808)), range: token.range)
     case .string(let s):
       _ = advance()
       return ExpressionSyntax(.constant(.string(s)), range: token.range)
@@ -26,23 +86,11 @@ extension Parser {
         hint: "write it inside quotes, as in '100%'")
     case .keyword(let k):
       return try parseKeywordPrimary(k, token: token)
-    case .identifier(let name, let escaped):
-      if !escaped, case .punct(let p) = peek().kind, p == .lParen || p == .colon {
-        return try parseCall(name: name)
-      }
+    case .identifier(let name, _):
       _ = advance()
       return ExpressionSyntax(.keyPath(base: nil, keys: [name]), range: token.range)
-    case .punct(.lParen):
-      let open = advance()
-      try enter()
-      defer { leave() }
-      let inner = try parseExpression()
-      try expect(.rParen, "to close the parenthesised expression", opening: open)
-      return ExpressionSyntax(inner.kind, range: range(from: start))
-    case .punct(.lBrace):
-      return try parseAggregate()
     default:
-      throw SyntaxError("expected an expression, found \(describe(token))", at: token.range)
+      throw expressionExpected(after: nil)
     }
   }
 
@@ -75,18 +123,12 @@ extension Parser {
   mutating func parseAggregate() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
     let open = advance()
-    try enter()
+    try enter(open)
     defer { leave() }
     var elements: [ExpressionSyntax] = []
     if !accept(.rBrace) {
       repeat {
-        if elements.count == options.limits.maxAggregateElements {
-          let error = SyntaxError(
-            "aggregate has more than \(options.limits.maxAggregateElements) elements", at: current.range,
-            hint: "the limit is SyntaxLimits.maxAggregateElements; pass large lists as a %@ argument")
-          limitError = error
-          throw error
-        }
+        if elements.count == options.limits.maxAggregateElements { throw aggregateLimitError() }
         elements.append(try parseExpression())
       } while accept(.comma)
       try expect(.rBrace, "to close the aggregate", opening: open)
@@ -94,61 +136,118 @@ extension Parser {
     return ExpressionSyntax(.aggregate(elements), range: range(from: start))
   }
 
+  @inline(never)
+  mutating func aggregateLimitError() -> SyntaxError {
+    let error = SyntaxError(
+      "aggregate has more than \(options.limits.maxAggregateElements) elements", at: current.range,
+      hint: "the limit is SyntaxLimits.maxAggregateElements; pass large lists as a %@ argument")
+    limitError = error
+    return error
+  }
+
   /// Rule `function-call`: `name '(' arguments ')'` or the selector form `name: part: '(' … ')'`;
   /// also the special forms `FUNCTION(…)` and `TERNARY(…)`.
-  mutating func parseCall(name: String) throws(SyntaxError) -> ExpressionSyntax {
+  mutating func parseCall() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
-    let nameToken = advance()
-    var selector: String? = nil
-    if isPunct(.colon) {
-      var s = name + ":"
-      _ = advance()
-      while case .identifier(let part, escaped: false) = current.kind, case .punct(.colon) = peek().kind {
-        s += part + ":"
-        _ = advance()
-        _ = advance()
-      }
-      selector = s
+    guard case .identifier(let name, _) = current.kind else { preconditionFailure("parseCall at a non-name") }
+    let selector = parseSelector(name: name)
+    let nameRange = range(from: start)
+    if selector == nil, name.utf8.count == 8, name.uppercased() == "FUNCTION" {
+      return try parseCustomFunction(start: start)
     }
-    let upper = name.uppercased()
-    if selector == nil, upper == "FUNCTION" { return try parseCustomFunction(start: start) }
-    if selector == nil, upper == "TERNARY" { return try parseTernary(start: start) }
+    if selector == nil, name.utf8.count == 7, name.uppercased() == "TERNARY" {
+      return try parseTernary(start: start)
+    }
     let open = current
-    try expect(.lParen, "to start the argument list of \(selector ?? name)")
+    guard accept(.lParen) else {
+      throw expected(.lParen, "to start the argument list of \(selector ?? name)", opening: nil, hint: nil)
+    }
     let arguments = try parseArguments(open: open)
+    return try resolveCall(
+      name: name, selector: selector, arguments: arguments, start: start, nameRange: nameRange)
+  }
+
+  /// Consumes the function name and, for the selector form (`add:to:`), the rest of the
+  /// selector; returns the selector, or nil for the call form.
+  @inline(never)
+  mutating func parseSelector(name: String) -> String? {
+    _ = advance()
+    guard isPunct(.colon) else { return nil }
+    var s = name + ":"
+    _ = advance()
+    while case .identifier(let part, escaped: false) = current.kind, case .punct(.colon) = peek().kind {
+      s += part + ":"
+      _ = advance()
+      _ = advance()
+    }
+    return s
+  }
+
+  /// The built-in function a call names, checked against its argument count.
+  @inline(never)
+  func resolveCall(
+    name: String, selector: String?, arguments: [ExpressionSyntax], start: Int, nameRange: SourceRange
+  ) throws(SyntaxError) -> ExpressionSyntax {
     let function: BuiltinFunction?
     if let selector {
       function = BuiltinFunction(rawValue: selector)
       if let function, function.arity != arguments.count {
-        throw arityError(function, given: arguments.count, at: range(from: start))
+        throw arityError(selector, arities: [function.arity], given: arguments.count, at: range(from: start))
       }
     } else {
       function = BuiltinFunction.lookup(callName: name, arity: arguments.count)
-      if function == nil, let known = BuiltinFunction.allCases.first(where: { $0.callName == name }) {
-        throw arityError(known, given: arguments.count, at: range(from: start))
+      let known = BuiltinFunction.allCases.filter { $0.callName == name }
+      if function == nil, !known.isEmpty {
+        // `random` takes 0 arguments and `random:` 1: name every count that would do.
+        throw arityError(
+          name, arities: known.map(\.arity).sorted(), given: arguments.count, at: range(from: start))
       }
     }
     guard let function else {
-      let spelled = selector ?? name
-      if spelled.hasPrefix("distanceToLocation") {
-        throw SyntaxError("\(spelled) is not supported on this platform", at: nameToken.range)
-      }
-      throw SyntaxError(
-        "unknown function '\(spelled)'", at: nameToken.range,
-        hint: "functions are those of NSExpression (sum, count, average, …); "
-          + "call registered Swift functions with FUNCTION(receiver, 'name', …)")
+      throw unknownFunction(selector ?? name, selectorForm: selector != nil, at: nameRange)
     }
     return ExpressionSyntax(.function(function, arguments), range: range(from: start))
   }
 
-  private func arityError(_ f: BuiltinFunction, given: Int, at range: SourceRange) -> SyntaxError {
-    SyntaxError(
-      "\(f.rawValue) takes \(f.arity) argument\(f.arity == 1 ? "" : "s"), not \(given)", at: range)
+  @inline(never)
+  func unknownFunction(_ spelled: String, selectorForm: Bool, at nameRange: SourceRange) -> SyntaxError {
+    if spelled.hasPrefix("distanceToLocation") {
+      return SyntaxError("\(spelled) is not supported on this platform", at: nameRange)
+    }
+    let lowercased = spelled.lowercased()
+    let hint =
+      if let known = BuiltinFunction.allCases.first(where: {
+        $0.callName.lowercased() == lowercased || $0.rawValue.lowercased() == lowercased
+      }) {
+        "function names are case-sensitive: did you mean \(selectorForm ? known.rawValue : known.callName)?"
+      } else if let known = Self.functionAliases[lowercased] {
+        "did you mean \(known)?"
+      } else {
+        "functions are those of NSExpression (sum, count, average, …); "
+          + "call registered Swift functions with FUNCTION(receiver, 'name', …)"
+      }
+    return SyntaxError("unknown function '\(spelled)'", at: nameRange, hint: hint)
+  }
+
+  /// Names from other languages for the built-in functions, for "did you mean" hints.
+  static let functionAliases: [String: String] = [
+    "avg": "average", "mean": "average", "ceil": "ceiling", "pow": "raise:toPower:",
+    "power": "raise:toPower:",
+    "mod": "modulus:by:", "modulus": "modulus:by:", "upper": "uppercase", "lower": "lowercase",
+    "stdev": "stddev", "std": "stddev", "len": "length", "round": "floor, ceiling or trunc",
+  ]
+
+  /// "`name` takes 2 arguments, not 1", with the function named as it was written.
+  @inline(never)
+  private func arityError(_ name: String, arities: [Int], given: Int, at range: SourceRange) -> SyntaxError {
+    let counts = arities.map(String.init).joined(separator: " or ")
+    let noun = arities == [1] ? "argument" : "arguments"
+    return SyntaxError("\(name) takes \(counts) \(noun), not \(given)", at: range)
   }
 
   /// Rule `arguments`: `[ expression (',' expression)* ] ')'`, after the `(`.
   mutating func parseArguments(open: Token) throws(SyntaxError) -> [ExpressionSyntax] {
-    try enter()
+    try enter(open)
     defer { leave() }
     var arguments: [ExpressionSyntax] = []
     if accept(.rParen) { return arguments }
@@ -163,10 +262,10 @@ extension Parser {
   mutating func parseCustomFunction(start: Int) throws(SyntaxError) -> ExpressionSyntax {
     let open = current
     try expect(.lParen, "after FUNCTION")
-    try enter()
+    try enter(open)
     defer { leave() }
     let receiver = try parseExpression()
-    try expect(.comma, "after the receiver of FUNCTION", opening: open)
+    try expect(.comma, "after the receiver of FUNCTION", hint: Self.functionForm)
     let name = try parseStringOperand("a function name")
     var arguments: [ExpressionSyntax] = []
     while accept(.comma) { arguments.append(try parseExpression()) }
@@ -179,15 +278,31 @@ extension Parser {
   mutating func parseTernary(start: Int) throws(SyntaxError) -> ExpressionSyntax {
     let open = current
     try expect(.lParen, "after TERNARY")
-    try enter()
+    try enter(open)
     defer { leave() }
-    let condition = try parsePredicate()
-    try expect(.comma, "after the condition of TERNARY", opening: open)
+    let condition: PredicateSyntax
+    do {
+      condition = try parsePredicate()
+    } catch {
+      throw ternaryConditionError(error)
+    }
+    try expect(.comma, "after the condition of TERNARY", hint: Self.ternaryForm)
     let then = try parseExpression()
-    try expect(.comma, "after the second argument of TERNARY", opening: open)
+    try expect(.comma, "after the second argument of TERNARY", hint: Self.ternaryForm)
     let otherwise = try parseExpression()
     try expect(.rParen, "to close TERNARY", opening: open)
     return ExpressionSyntax(.ternary(condition, then, otherwise), range: range(from: start))
+  }
+
+  /// `TERNARY(flag, 1, 2)`: the condition is a predicate, not a value; say so.
+  @inline(never)
+  func ternaryConditionError(_ error: SyntaxError) -> SyntaxError {
+    guard case .punct(.comma) = current.kind, error.range == current.range,
+      error.hint == Self.comparisonOperatorHint
+    else { return error }
+    return SyntaxError(
+      error.message, at: error.range,
+      hint: "the first argument of TERNARY is a predicate, as in TERNARY(flag == TRUE, 1, 2)")
   }
 
   /// Rule `subquery-expression`: `SUBQUERY '(' expression ',' variable ',' predicate ')'`.
@@ -196,21 +311,24 @@ extension Parser {
     _ = advance()
     let open = current
     try expect(.lParen, "after SUBQUERY")
-    try enter()
+    try enter(open)
     defer { leave() }
     let collection = try parseExpression()
-    try expect(.comma, "after the collection of SUBQUERY", opening: open)
-    guard case .variable(let variable) = current.kind else {
-      throw SyntaxError(
-        "expected a $variable as the second argument of SUBQUERY, found \(describe(current))",
-        at: current.range, hint: "SUBQUERY(collection, $x, predicate) binds each element to $x")
-    }
+    try expect(.comma, "after the collection of SUBQUERY", hint: Self.subqueryForm)
+    guard case .variable(let variable) = current.kind else { throw subqueryVariableExpected() }
     _ = advance()
-    try expect(.comma, "after the variable of SUBQUERY", opening: open)
+    try expect(.comma, "after the variable of SUBQUERY", hint: Self.subqueryForm)
     let predicate = try parsePredicate()
     try expect(.rParen, "to close SUBQUERY", opening: open)
     return ExpressionSyntax(
       .subquery(collection: collection, variable: variable, predicate: predicate), range: range(from: start))
+  }
+
+  @inline(never)
+  func subqueryVariableExpected() -> SyntaxError {
+    SyntaxError(
+      "expected a $variable as the second argument of SUBQUERY, found \(describe(current))",
+      at: current.range, hint: "\(Self.subqueryForm)")
   }
 
   /// Rule `cast-expression`: `CAST '(' expression ',' string ')'`.
@@ -219,14 +337,20 @@ extension Parser {
     _ = advance()
     let open = current
     try expect(.lParen, "after CAST")
-    try enter()
+    try enter(open)
     defer { leave() }
     let value = try parseExpression()
-    try expect(.comma, "after the value of CAST", opening: open)
+    try expect(.comma, "after the value of CAST", hint: Self.castForm)
     let type = try parseStringOperand("a class name such as 'NSNumber'")
     try expect(.rParen, "to close CAST", opening: open)
     return ExpressionSyntax(.cast(value, type: type), range: range(from: start))
   }
+
+  static let functionForm: StaticString = "write FUNCTION(receiver, 'name', argument, …)"
+  static let ternaryForm: StaticString = "write TERNARY(predicate, value-if-true, value-if-false)"
+  static let subqueryForm: StaticString =
+    "write SUBQUERY(collection, $x, predicate); $x stands for each element in turn"
+  static let castForm: StaticString = "write CAST(value, 'Type'), as in CAST('3', 'NSNumber')"
 
   /// A string literal or a `%@` bound to a string, where the grammar needs a name.
   mutating func parseStringOperand(_ what: String) throws(SyntaxError) -> String {
@@ -239,6 +363,10 @@ extension Parser {
       let ordinal = argumentOrdinal[index] ?? 0
       let value = try bind(.object, token: advance(), ordinal: ordinal)
       if case .constant(.string(let s)) = value.kind { return s }
+      if case .constant(let other) = value.kind {
+        throw SyntaxError(
+          "expected \(what), but argument \(ordinal + 1) is \(Self.describeArgument(other))", at: token.range)
+      }
       throw SyntaxError("expected \(what) as a string argument", at: token.range)
     default:
       throw SyntaxError("expected \(what) in quotes, found \(describe(token))", at: token.range)

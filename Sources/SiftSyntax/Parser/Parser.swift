@@ -17,8 +17,19 @@ struct Parser {
   /// Results of the two readings of a `(` at a predicate's start, by token index.
   var groupMemo: [Int: Result<(PredicateSyntax, Int), SyntaxError>] = [:]
   var comparisonMemo: [Int: Result<(PredicateSyntax, Int), SyntaxError>] = [:]
+  /// Parenthesised expressions already parsed, by the token index of their `(`: the node,
+  /// the index after the `)`, and how many nesting levels the parse went below its start.
+  /// The comparison reading of a predicate-level `(` re-reads the expressions that failed
+  /// group readings left behind; this keeps `((((a)))) == 1` linear.
+  var expressionMemo: [Int: (node: ExpressionSyntax, end: Int, height: Int)] = [:]
+  /// The deepest nesting reached since the last reset (for ``expressionMemo``).
+  var deepest = 0
+  /// Tokens consumed, counting re-reads after backtracking (a measure of parsing work).
+  var advances = 0
   /// A limit error ends the parse at once; backtracking must not hide it.
   var limitError: SyntaxError?
+  /// The text being parsed (valid for the parse only), to name positions in hints.
+  var source = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
   init(tokens: [Token], arguments: [SiftValue], options: ParseOptions) {
     self.tokens = tokens
@@ -40,14 +51,23 @@ struct Parser {
   mutating func parseFormatString() throws(SyntaxError) -> PredicateSyntax {
     let predicate = try parsePredicate()
     guard case .end = current.kind else {
+      var hint = "join predicates with AND or OR"
+      // 'it''s': SQL-style doubled quotes end one string and start another.
+      if case .string = current.kind, index > 0, case .string = tokens[index - 1].kind,
+        tokens[index - 1].range.end == current.range.start
+      {
+        hint = "quotes are not doubled inside a string; escape them, as in 'it\\'s'"
+      }
+      if case .punct(let p) = current.kind, let opener = Self.opener(of: p) {
+        hint = "this '\(p.rawValue)' has no matching '\(opener.rawValue)'"
+      }
       throw SyntaxError(
-        "unexpected \(describe(current)) after the end of the predicate", at: current.range,
-        hint: "join predicates with AND or OR")
+        "unexpected \(describe(current)) after the end of the predicate", at: current.range, hint: hint)
     }
     if arguments.count > specifierCount {
       throw SyntaxError(
-        "\(arguments.count) arguments were given but the format has \(specifierCount) "
-          + "format specifier\(specifierCount == 1 ? "" : "s")",
+        "\(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given but the format has "
+          + "\(specifierCount) format specifier\(specifierCount == 1 ? "" : "s")",
         at: current.range, hint: "every argument needs a %@, %K or numeric specifier")
     }
     return predicate
@@ -60,6 +80,7 @@ struct Parser {
   }
 
   mutating func advance() -> Token {
+    advances += 1
     let token = tokens[index]
     if index < tokens.count - 1 { index += 1 }
     return token
@@ -87,26 +108,69 @@ struct Parser {
     return true
   }
 
-  mutating func expect(_ p: Punct, _ context: String, opening: Token? = nil) throws(SyntaxError) {
-    guard accept(p) else {
-      var hint: String? = nil
-      if let opening {
-        hint = "to match the '\(opening.kind.spelling)' at offset \(opening.range.start)"
-      }
-      throw SyntaxError("expected '\(p.rawValue)' \(context), found \(describe(current))", at: current.range, hint: hint)
+  /// Consumes `p` or throws "expected 'p' <context>". For a closing bracket pass the
+  /// `opening` token, named in the hint by line and column; otherwise an optional `hint`.
+  mutating func expect(_ p: Punct, _ context: StaticString, opening: Token? = nil, hint: StaticString? = nil)
+    throws(SyntaxError)
+  {
+    guard accept(p) else { throw expected(p, "\(context)", opening: opening, hint: hint.map { "\($0)" }) }
+  }
+
+  @inline(never)
+  func expected(_ p: Punct, _ context: String, opening: Token?, hint: String?) -> SyntaxError {
+    var hint = hint
+    if let opening {
+      hint = "to match the '\(opening.kind.spelling)' at \(location(of: opening.range.start))"
+    }
+    return SyntaxError(
+      "expected '\(p.rawValue)' \(context), found \(describe(current))", at: current.range, hint: hint)
+  }
+
+  /// The opening bracket that `p` closes, if `p` is a closing bracket.
+  static func opener(of p: Punct) -> Punct? {
+    switch p {
+    case .rParen: .lParen
+    case .rBracket: .lBracket
+    case .rBrace: .lBrace
+    default: nil
     }
   }
 
-  /// Enters one level of nesting; throws once the configured depth is exceeded.
-  mutating func enter() throws(SyntaxError) {
-    depth += 1
-    if depth > options.limits.maxNestingDepth {
-      let error = SyntaxError(
-        "nesting is deeper than \(options.limits.maxNestingDepth) levels", at: current.range,
-        hint: "the limit is SyntaxLimits.maxNestingDepth")
-      limitError = error
-      throw error
+  /// `line:column` of a byte offset of the source (column in Unicode scalars, as in
+  /// rendered diagnostics).
+  func location(of offset: Int) -> SourceLocation {
+    var line = 1
+    var column = 1
+    var i = 0
+    while i < min(offset, source.count) {
+      let b = source[i]
+      if b == UInt8(ascii: "\n") {
+        line += 1
+        column = 1
+      } else if b & 0xC0 != 0x80 {
+        column += 1
+      }
+      i += 1
     }
+    return SourceLocation(line: line, column: column)
+  }
+
+  /// Enters one level of nesting at `opening` (a bracket, prefix operator or `:=`); throws,
+  /// pointing at it, once the configured depth is exceeded.
+  mutating func enter(_ opening: Token) throws(SyntaxError) {
+    depth += 1
+    if depth > deepest { deepest = depth }
+    if depth > options.limits.maxNestingDepth { throw nestingLimitError(at: opening.range) }
+  }
+
+  @inline(never)
+  mutating func nestingLimitError(at range: SourceRange) -> SyntaxError {
+    let error = SyntaxError(
+      "nesting is deeper than \(options.limits.maxNestingDepth) levels", at: range,
+      hint: "the limit is SyntaxLimits.maxNestingDepth; every bracket, prefix operator and index, "
+        + "and each operator of a chain like a + b + c, is one level")
+    limitError = error
+    return error
   }
 
   mutating func leave() { depth -= 1 }
@@ -117,13 +181,23 @@ struct Parser {
     case .identifier(let name, _): "'\(name)'"
     case .keyword(let k): "keyword \(k.rawValue)"
     case .integer(let v): "number \(v)"
+    case .integerMinMagnitude: "number 9223372036854775808"
     case .double(let v): "number \(v)"
-    case .string: "a string"
+    case .string(let s): "string " + Self.quoted(s)
     case .variable(let v): "variable $\(v)"
-    case .specifier: "a format specifier"
+    case .specifier: "format specifier"
     case .percentLiteral: "'%%'"
     case .punct(let p): "'\(p.rawValue)'"
     }
+  }
+
+  /// A string as canonical text, shortened for messages.
+  static func quoted(_ s: String) -> String {
+    var out = ""
+    CanonicalPrinter.writeString(
+      s.unicodeScalars.count > 24 ? String(s.unicodeScalars.prefix(20)) : s, to: &out)
+    if s.unicodeScalars.count > 24 { out.insert(contentsOf: "…", at: out.index(before: out.endIndex)) }
+    return out
   }
 }
 
@@ -182,9 +256,33 @@ extension PredicateSyntax {
     try self.init(parsing: String(decoding: bytes, as: UTF8.self), arguments: arguments, options: options)
   }
 
+  /// Parses `text` and also counts the tokens consumed, re-reads after backtracking
+  /// included: a measure of parsing work that tests can compare across input sizes.
+  static func parseCountingWork(_ text: String, arguments: [SiftValue] = [], options: ParseOptions = .default)
+    throws(SyntaxError) -> (predicate: PredicateSyntax, tokensConsumed: Int)
+  {
+    var text = text
+    let result = text.withUTF8 { bytes in
+      Result { () throws(SyntaxError) -> (PredicateSyntax, Int) in
+        var work = 0
+        let predicate = try parse(bytes, arguments: arguments, options: options, work: &work)
+        return (predicate, work)
+      }
+    }
+    let (predicate, work) = try result.get()
+    return (predicate, work)
+  }
+
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>, arguments: [SiftValue], options: ParseOptions)
     throws(SyntaxError) -> PredicateSyntax
   {
+    var work = 0
+    return try parse(bytes, arguments: arguments, options: options, work: &work)
+  }
+
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, arguments: [SiftValue], options: ParseOptions, work: inout Int
+  ) throws(SyntaxError) -> PredicateSyntax {
     guard bytes.count <= options.limits.maxInputLength else {
       throw SyntaxError(
         "predicate is \(bytes.count) bytes long; the limit is \(options.limits.maxInputLength)",
@@ -193,6 +291,8 @@ extension PredicateSyntax {
     }
     let tokens = try Lexer.tokenize(bytes)
     var parser = Parser(tokens: tokens, arguments: arguments, options: options)
+    parser.source = bytes
+    defer { work = parser.advances }
     return try parser.parseFormatString()
   }
 }

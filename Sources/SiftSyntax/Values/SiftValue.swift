@@ -3,7 +3,7 @@
 ///
 /// Equality and hashing are structural (`.int(1) != .double(1)`); the engine's
 /// comparison operators implement NSPredicate's looser rules on top.
-public indirect enum SiftValue: Hashable, Sendable {
+public enum SiftValue: Hashable, Sendable {
   /// `nil`, `NULL`, JSON `null`, `NSNull`.
   case null
   /// `TRUE`/`YES`, `FALSE`/`NO`, JSON booleans.

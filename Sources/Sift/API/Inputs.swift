@@ -1,0 +1,103 @@
+/// A type that answers keys with values, so a predicate can be evaluated against it
+/// directly (the first key of every key path is asked of the object; the rest of the
+/// path is applied to the returned value).
+public protocol SiftKeyValueCoding {
+  /// The value for `key`, or nil when the object has no such key (treated as `nil`).
+  func siftValue(forKey key: String) -> SiftValue?
+  /// What `SELF` means for this object on its own (default: `nil`).
+  var siftSelfValue: SiftValue { get }
+}
+
+extension SiftKeyValueCoding {
+  /// By default `SELF` alone is `nil`; key paths still work.
+  public var siftSelfValue: SiftValue { .null }
+}
+
+/// The fields of a record type, in slot order. A predicate compiled with a schema resolves
+/// each key path's first key to a slot number at compile time; an unknown key is a
+/// compile error.
+public struct SiftSchema: Hashable, Sendable, Codable {
+  /// Field names, in slot order.
+  public let fields: [String]
+  private let slots: [String: Int]
+
+  /// Creates a schema; a repeated field keeps its first slot.
+  public init(fields: [String]) {
+    self.fields = fields
+    var slots: [String: Int] = [:]
+    for (i, f) in fields.enumerated() where slots[f] == nil { slots[f] = i }
+    self.slots = slots
+  }
+
+  /// The slot of `field`, if it is part of the schema.
+  public func slot(for field: String) -> Int? { slots[field] }
+
+  private enum CodingKeys: String, CodingKey { case fields }
+
+  /// Decodes the field list.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(fields: try container.decode([String].self, forKey: .fields))
+  }
+
+  /// Encodes the field list.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(fields, forKey: .fields)
+  }
+}
+
+/// One record of a schema: values in slot order. The fast input for services.
+public struct SiftRecord: Hashable, Sendable {
+  /// The schema the values follow.
+  public let schema: SiftSchema
+  /// One value per field, in slot order.
+  public var values: [SiftValue]
+
+  /// Creates a record; missing trailing values are `nil`, extra values are dropped.
+  public init(schema: SiftSchema, values: [SiftValue]) {
+    self.schema = schema
+    var v = Array(values.prefix(schema.fields.count))
+    while v.count < schema.fields.count { v.append(.null) }
+    self.values = v
+  }
+
+  /// The value of a field by name, or nil if the schema has no such field.
+  public subscript(field: String) -> SiftValue? {
+    schema.slot(for: field).map { values[$0] }
+  }
+
+  /// The record as a dictionary (what `SELF` is for a record).
+  public var dictionaryValue: SiftValue {
+    var d: [String: SiftValue] = [:]
+    for (i, f) in schema.fields.enumerated() where d[f] == nil { d[f] = values[i] }
+    return .dictionary(d)
+  }
+}
+
+/// Swift functions callable as `FUNCTION(receiver, 'name', args…)`, registered by name.
+/// The receiver is the first element of the argument array.
+public struct SiftFunctions: Sendable {
+  /// A registered function.
+  public typealias Function = @Sendable ([SiftValue]) throws(EvaluationError) -> SiftValue
+  private var table: [String: Function] = [:]
+
+  /// An empty registry.
+  public init() {}
+
+  /// Registers `function` under `name`, replacing any earlier one.
+  public mutating func register(_ name: String, _ function: @escaping Function) { table[name] = function }
+
+  /// The function registered under `name`.
+  public subscript(name: String) -> Function? { table[name] }
+}
+
+/// Evaluation limits. Each has a default, is configurable and fails with a
+/// `limitExceeded` (or `regex`) evaluation error at its edge.
+public struct EvaluationLimits: Hashable, Sendable, Codable {
+  /// Elements visited by SUBQUERY and ANY/ALL, summed over one evaluation. Default 1,000,000.
+  public var maxSteps: Int
+
+  /// Creates limits with the documented defaults.
+  public init(maxSteps: Int = 1_000_000) { self.maxSteps = maxSteps }
+}

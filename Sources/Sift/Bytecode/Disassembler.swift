@@ -1,0 +1,79 @@
+/// A stable text listing of a program: one instruction per line with decoded operands and
+/// its source range, then the pools. Used by golden tests and `sift explain`.
+enum Disassembler {
+  static func listing(_ p: Program, indent: String = "") -> String {
+    var lines: [String] = []
+    lines.append("\(indent)registers: \(p.registerCount)")
+    for (pc, i) in p.code.enumerated() {
+      let pcText = String(pc).leftPadded(4)
+      lines.append("\(indent)\(pcText)  \(describe(i, p).padded(44)) ; \(p.ranges[pc])")
+    }
+    func pool<T>(_ name: String, _ items: [T], _ show: (T) -> String) {
+      guard !items.isEmpty else { return }
+      lines.append("\(indent)\(name):")
+      for (k, item) in items.enumerated() { lines.append("\(indent)  [\(k)] \(show(item))") }
+    }
+    pool("constants", p.constants) { ExpressionSyntax(.constant($0)).description }
+    pool("names", p.names) { "\"\($0)\"" }
+    pool("paths", p.paths) { $0.joined(separator: ".") }
+    pool("comparisons", p.comparisons) { d in
+      var s = (d.quantifier.map { $0.rawValue + " " } ?? "") + d.op.rawValue
+      if !d.options.isEmpty { s += "[\(d.options.letters)]" }
+      return s
+    }
+    pool("needles", p.needles) { "\"\($0.text)\"\($0.options.isEmpty ? "" : " [\($0.options.letters)]")" }
+    pool("string sets", p.stringSets) { s in
+      let kind = s.count <= StringSet.linearLimit ? "linear" : "hashed"
+      return "\(s.count) strings, \(kind)\(s.options.isEmpty ? "" : " [\(s.options.letters)]")"
+    }
+    pool("likes", p.likes) { _ in "wildcard pattern" }
+    pool("regexes", p.regexes) { r in "\"\(r.pattern)\"\(r.isLiteralSearch ? " (literal search)" : " (PCRE2 JIT)")" }
+    for (k, sub) in p.subprograms.enumerated() {
+      lines.append("\(indent)subprogram [\(k)] binding $\(sub.variable):")
+      lines.append(listing(sub.program, indent: indent + "  "))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func describe(_ i: Instruction, _ p: Program) -> String {
+    let q = ["", " ANY", " ALL"]
+    switch i.opcode {
+    case .loadConst: return "loadConst r\(i.a), k\(i.b)"
+    case .loadSelf: return "loadSelf r\(i.a)"
+    case .loadRoot: return "loadRoot r\(i.a), \"\(p.names[i.b])\""
+    case .loadSlot: return "loadSlot r\(i.a), slot \(i.b)"
+    case .keyPath: return "keyPath r\(i.a), r\(i.b), path\(i.c)"
+    case .loadVar: return "loadVar r\(i.a), $\(p.names[i.b])"
+    case .storeVar: return "storeVar $\(p.names[i.b]), r\(i.a)"
+    case .index: return "index r\(i.a), r\(i.b)[r\(i.c)]"
+    case .indexSpecial: return "index r\(i.a), r\(i.b)[\(["FIRST", "LAST", "SIZE"][i.d])]"
+    case .binary: return "binary r\(i.a), r\(i.b) \(BinaryOperator.allCases[i.d].rawValue) r\(i.c)"
+    case .negate: return "negate r\(i.a), r\(i.b)"
+    case .bitwiseNot: return "bitwiseNot r\(i.a), r\(i.b)"
+    case .call: return "call r\(i.a), \(BuiltinFunction.allCases[i.c].rawValue)(r\(i.b)..<r\(i.b + i.d))"
+    case .callCustom: return "callCustom r\(i.a), \"\(p.names[i.c])\"(r\(i.b)..<r\(i.b + i.d))"
+    case .makeArray: return "makeArray r\(i.a), r\(i.b)..<r\(i.b + i.c)"
+    case .cast: return "cast r\(i.a), r\(i.b), \"\(p.names[i.c])\""
+    case .subquery: return "subquery r\(i.a), r\(i.b), sub\(i.c)"
+    case .compare: return "compare r\(i.a), r\(i.b), cmp\(i.c)"
+    case .inStrings: return "inStrings\(q[i.d]) r\(i.a), set\(i.b)"
+    case .stringTest:
+      let d = p.comparisons[i.c]
+      return "stringTest\(q[i.d]) r\(i.a) \(d.op.rawValue) needle\(i.b)"
+    case .like: return "like\(q[i.d]) r\(i.a), like\(i.b)"
+    case .matches: return "matches\(q[i.d]) r\(i.a), regex\(i.b)"
+    case .setFlag: return "setFlag \(i.d != 0)"
+    case .not: return "not"
+    case .jump: return "jump \(i.b)"
+    case .jumpIfFalse: return "jumpIfFalse \(i.b)"
+    case .jumpIfTrue: return "jumpIfTrue \(i.b)"
+    case .flagToValue: return "flagToValue r\(i.a)"
+    case .ret: return "ret"
+    }
+  }
+}
+
+extension String {
+  func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+  func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

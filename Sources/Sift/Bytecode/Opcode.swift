@@ -1,0 +1,62 @@
+/// The instruction set. Registers hold `SiftValue`s; comparisons set the boolean *flag*
+/// that jumps test and `ret` returns. `R[x]` is register x; pools are in ``Program``.
+enum Opcode: UInt8, CaseIterable, Sendable {
+  /// `R[a] = constants[b]`
+  case loadConst
+  /// `R[a] = SELF`
+  case loadSelf
+  /// `R[a] = SELF.keys[b]`: the first key of a key path, read from the input
+  case loadRoot
+  /// `R[a] = record slot b`: a key resolved through the schema at compile time
+  case loadSlot
+  /// `R[a] = keyPath(R[b], paths[c])`: the rest of a key path, with collection operators
+  case keyPath
+  /// `R[a] = variable names[b]`; unbound is an error
+  case loadVar
+  /// `variable names[b] = R[a]` (the value stays in `R[a]`)
+  case storeVar
+  /// `R[a] = R[b][R[c]]`
+  case index
+  /// `R[a] = R[b][FIRST | LAST | SIZE]` for d = 0, 1, 2
+  case indexSpecial
+  /// `R[a] = R[b] OP R[c]` with OP = BinaryOperator number d
+  case binary
+  /// `R[a] = -R[b]`
+  case negate
+  /// `R[a] = ~R[b]`
+  case bitwiseNot
+  /// `R[a] = builtin c (R[b] ..< R[b + d])`
+  case call
+  /// `R[a] = custom function c (receiver R[b], arguments R[b + 1] ..< R[b + d])`
+  case callCustom
+  /// `R[a] = [R[b] ..< R[b + c]]`
+  case makeArray
+  /// `R[a] = CAST(R[b], names[c])`
+  case cast
+  /// `R[a] = SUBQUERY(R[b], subprograms[c])`
+  case subquery
+  /// `flag = compare(R[a], R[b], comparisons[c])`: the generic comparison
+  case compare
+  /// `flag = R[a] IN stringSets[b]` (d = quantifier: 0 none, 1 ANY, 2 ALL)
+  case inStrings
+  /// `flag = R[a] OP needles[b]` where comparisons[c] says which test (d = quantifier)
+  case stringTest
+  /// `flag = R[a] LIKE likes[b]` (c = comparison, d = quantifier)
+  case like
+  /// `flag = R[a] MATCHES regexes[b]` (c = comparison, d = quantifier)
+  case matches
+  /// `flag = (d != 0)`
+  case setFlag
+  /// `flag = !flag`
+  case not
+  /// `pc = b`
+  case jump
+  /// `if !flag { pc = b }`
+  case jumpIfFalse
+  /// `if flag { pc = b }`
+  case jumpIfTrue
+  /// `R[a] = flag as a boolean value`
+  case flagToValue
+  /// return flag
+  case ret
+}

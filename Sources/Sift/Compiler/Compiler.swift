@@ -1,0 +1,241 @@
+/// Turns a syntax tree into a ``Program``: constant folding first, then code generation
+/// with short-circuit jumps, specialised instructions for constant string operands, and a
+/// source range for every instruction.
+struct Compiler {
+  var program = Program()
+  let schema: SiftSchema?
+  let functionNames: [String]
+  var nextRegister = 0
+
+  init(schema: SiftSchema?, functionNames: [String]) {
+    self.schema = schema
+    self.functionNames = functionNames
+    program.code.reserveCapacity(32)
+    program.ranges.reserveCapacity(32)
+  }
+
+  static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?, functionNames: [String])
+    throws(SyntaxError) -> Program
+  {
+    // Constant patterns are checked before folding, so an invalid one is reported even
+    // where folding removes the comparison (when nothing can fold, code generation
+    // compiles every pattern anyway).
+    if ConstantFolder.mayFold(predicate) { try checkConstantPatterns(predicate) }
+    var compiler = Compiler(schema: schema, functionNames: functionNames)
+    try compiler.predicate(ConstantFolder.fold(predicate))
+    compiler.emit(.ret, range: predicate.range)
+    var program = compiler.program
+    program.registerCount = max(1, compiler.program.registerCount)
+    try Verifier.verify(program, range: predicate.range)
+    return program
+  }
+
+  static func checkConstantPatterns(_ p: PredicateSyntax) throws(SyntaxError) {
+    switch p.kind {
+    case .constant: return
+    case .not(let inner): try checkConstantPatterns(inner)
+    case .and(let ps), .or(let ps): for x in ps { try checkConstantPatterns(x) }
+    case .comparison(let c):
+      try checkConstantPatterns(c.lhs)
+      try checkConstantPatterns(c.rhs)
+      guard c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind else { return }
+      do throws(RegexFailure) {
+        _ = try RegexPattern(pattern, caseInsensitive: c.options.contains(.caseInsensitive))
+      } catch {
+        throw patternError(error, c.rhs.range)
+      }
+    }
+  }
+
+  /// Predicates nested in expressions (TERNARY, SUBQUERY) are checked too.
+  static func checkConstantPatterns(_ e: ExpressionSyntax) throws(SyntaxError) {
+    switch e.kind {
+    case .constant, .evaluatedObject, .variable: return
+    case .keyPath(let base, _): if let base { try checkConstantPatterns(base) }
+    case .aggregate(let xs), .function(_, let xs): for x in xs { try checkConstantPatterns(x) }
+    case .index(let base, let index):
+      try checkConstantPatterns(base)
+      if case .expression(let i) = index { try checkConstantPatterns(i) }
+    case .negate(let x), .bitwiseNot(let x), .cast(let x, _), .assignment(_, let x): try checkConstantPatterns(x)
+    case .binary(_, let a, let b):
+      try checkConstantPatterns(a)
+      try checkConstantPatterns(b)
+    case .customFunction(let receiver, _, let args):
+      try checkConstantPatterns(receiver)
+      for x in args { try checkConstantPatterns(x) }
+    case .subquery(let collection, _, let body):
+      try checkConstantPatterns(collection)
+      try checkConstantPatterns(body)
+    case .ternary(let p, let a, let b):
+      try checkConstantPatterns(p)
+      try checkConstantPatterns(a)
+      try checkConstantPatterns(b)
+    }
+  }
+
+  static func patternError(_ error: RegexFailure, _ range: SourceRange) -> SyntaxError {
+    SyntaxError("invalid MATCHES pattern: \(error.message)", at: range)
+  }
+
+  // MARK: - Emission
+
+  @discardableResult
+  mutating func emit(_ op: Opcode, a: Int = 0, b: Int = 0, c: Int = 0, d: Int = 0, range: SourceRange) -> Int {
+    program.code.append(Instruction(op, a: a, b: b, c: c, d: d))
+    program.ranges.append(range)
+    return program.code.count - 1
+  }
+
+  mutating func patchJump(_ at: Int, to target: Int) {
+    let old = program.code[at]
+    program.code[at] = Instruction(old.opcode, a: old.a, b: target, c: old.c, d: old.d)
+  }
+
+  mutating func allocateRegister() -> Int {
+    let r = nextRegister
+    nextRegister += 1
+    program.registerCount = max(program.registerCount, nextRegister)
+    return r
+  }
+
+  mutating func freeRegisters(to mark: Int) { nextRegister = mark }
+
+  // Pools are shared only between identical entries: `String ==` is canonical
+  // equivalence, which would merge a precomposed and a decomposed "é" that NSPredicate's
+  // literal comparison tells apart.
+  mutating func constant(_ v: SiftValue) -> Int {
+    if let i = program.constants.firstIndex(where: { $0.isIdentical(to: v) }) { return i }
+    program.constants.append(v)
+    return program.constants.count - 1
+  }
+
+  mutating func name(_ s: String) -> Int {
+    if let i = program.names.firstIndex(where: { $0.utf8.elementsEqual(s.utf8) }) { return i }
+    program.names.append(s)
+    return program.names.count - 1
+  }
+
+  mutating func comparison(_ d: ComparisonDescriptor) -> Int {
+    if let i = program.comparisons.firstIndex(where: { $0.isIdentical(to: d) }) { return i }
+    program.comparisons.append(d)
+    return program.comparisons.count - 1
+  }
+
+  // MARK: - Predicates (result in the flag)
+
+  mutating func predicate(_ p: PredicateSyntax) throws(SyntaxError) {
+    switch p.kind {
+    case .constant(let b):
+      emit(.setFlag, d: b ? 1 : 0, range: p.range)
+    case .not(let inner):
+      try predicate(inner)
+      emit(.not, range: p.range)
+    case .and(let operands), .or(let operands):
+      let isAnd: Bool
+      if case .and = p.kind { isAnd = true } else { isAnd = false }
+      var exits: [Int] = []
+      for (i, operand) in operands.enumerated() {
+        try predicate(operand)
+        if i < operands.count - 1 {
+          exits.append(emit(isAnd ? .jumpIfFalse : .jumpIfTrue, range: p.range))
+        }
+      }
+      for exit in exits { patchJump(exit, to: program.code.count) }
+    case .comparison(let c):
+      try comparison(c, range: p.range)
+    }
+  }
+
+  mutating func comparison(_ c: ComparisonSyntax, range: SourceRange) throws(SyntaxError) {
+    let mark = nextRegister
+    defer { freeRegisters(to: mark) }
+    let quantifierCode = c.quantifier.map { $0 == .any ? 1 : 2 } ?? 0
+    if case .constant(let k) = c.rhs.kind {
+      let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: k)
+      switch (c.op, k) {
+      case (.in, .array(let elements)) where !elements.isEmpty && elements.allSatisfy(\.isString):
+        let lhs = try expression(c.lhs)
+        program.stringSets.append(StringSet(elements.map(\.stringValue!), options: c.options))
+        emit(
+          .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor), d: quantifierCode,
+          range: range)
+        return
+      case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
+        (.contains, .string(let s)):
+        let lhs = try expression(c.lhs)
+        program.needles.append(StringNeedle(s, options: c.options))
+        emit(
+          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor), d: quantifierCode,
+          range: range)
+        return
+      case (.notEqual, .string(let s)) where c.quantifier == nil:
+        let lhs = try expression(c.lhs)
+        program.needles.append(StringNeedle(s, options: c.options))
+        var equal = descriptor
+        equal.op = .equal
+        emit(.stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal), range: range)
+        emit(.not, range: range)
+        return
+      case (.like, .string(let s)):
+        let lhs = try expression(c.lhs)
+        program.likes.append(LikePattern(s, options: c.options))
+        emit(.like, a: lhs, b: program.likes.count - 1, c: comparison(descriptor), d: quantifierCode, range: range)
+        return
+      case (.matches, .string(let s)):
+        let lhs = try expression(c.lhs)
+        do throws(RegexFailure) {
+          program.regexes.append(try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive)))
+        } catch {
+          throw Self.patternError(error, c.rhs.range)
+        }
+        emit(
+          .matches, a: lhs, b: program.regexes.count - 1, c: comparison(descriptor), d: quantifierCode,
+          range: range)
+        return
+      default: break
+      }
+    }
+    let lhs = try expression(c.lhs)
+    let rhs = try expression(c.rhs)
+    let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: nil)
+    emit(.compare, a: lhs, b: rhs, c: comparison(descriptor), range: range)
+  }
+}
+
+extension ComparisonDescriptor {
+  func isIdentical(to other: ComparisonDescriptor) -> Bool {
+    guard op == other.op, options == other.options, quantifier == other.quantifier else { return false }
+    switch (constant, other.constant) {
+    case (nil, nil): return true
+    case (let a?, let b?): return a.isIdentical(to: b)
+    default: return false
+    }
+  }
+}
+
+extension SiftValue {
+  /// Equal and spelled the same: strings compare by their UTF-8 bytes.
+  func isIdentical(to other: SiftValue) -> Bool {
+    switch (self, other) {
+    case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+    case (.array(let a), .array(let b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+    case (.dictionary(let a), .dictionary(let b)):
+      return a.count == b.count
+        && a.allSatisfy { key, value in
+          b.contains { $0.key.utf8.elementsEqual(key.utf8) && $0.value.isIdentical(to: value) }
+        }
+    default: return self == other
+    }
+  }
+
+  var isString: Bool {
+    if case .string = self { return true }
+    return false
+  }
+
+  var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+}

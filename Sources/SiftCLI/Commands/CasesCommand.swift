@@ -1,0 +1,63 @@
+import Sift
+
+/// `sift cases`: evaluate a JSON Lines stream of (predicate, object) cases.
+enum CasesCommand {
+  static let help = """
+    usage: sift cases < cases.jsonl
+
+    Reads one case per line:
+      {"id": …, "format": "…", "args": […], "object": <JSON>, "variables": {…}}
+    (all but "format" optional; JSON objects become dictionaries, so key paths work) and
+    writes one line per input line, in order:
+      {"id": …, "canonical": "…", "result": true|false}
+      {"id": …, "canonical": "…", "error": {"stage": "parse"|"evaluate", "message": "…", "offset": N}}
+    "canonical" is present whenever parsing succeeded. A line that is not a JSON object with
+    a string "format" gets an error record with stage "input"; the run goes on. Exit 0.
+    """
+
+  static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
+    for arg in arguments.map(\.text) {
+      if arg == "--help" || arg == "-h" {
+        Console.out.writeLine(help)
+        return .success
+      }
+      throw UsageError(message: "unknown argument \(arg) for sift cases")
+    }
+    var reader = LineReader(fd: 0)
+    let ok = reader.forEachLine { line, _ in
+      Console.out.writeLine(answer(line))
+      return !Console.out.closed
+    }
+    Console.out.flush()
+    if !ok { Console.error("sift cases: error reading standard input") }
+    return ok ? .success : .failure
+  }
+
+  static func answer(_ line: UnsafeBufferPointer<UInt8>) -> String {
+    let request: JSONLinesRequest
+    switch JSONLinesRequest.read(line) {
+    case .success(let r): request = r
+    case .failure(let failure): return failure.record
+    }
+    var record = JSONRecord()
+    record.add("id", request.id, text: request.idText)
+    let predicate: SiftPredicate
+    do {
+      predicate = try SiftPredicate(format: request.format, arguments: request.args)
+    } catch {
+      if let syntax = try? PredicateSyntax(parsing: request.format, arguments: request.args) {
+        record.add("canonical", .string(syntax.predicateFormat))
+      }
+      record.addError(stage: "parse", message: error.error.message, offset: error.error.range.start)
+      return record.text
+    }
+    record.add("canonical", .string(predicate.predicateFormat))
+    do {
+      let result = try predicate.evaluate(with: request.object, variables: request.variables)
+      record.add("result", .bool(result))
+    } catch {
+      record.addError(stage: "evaluate", message: error.message, offset: error.range.start)
+    }
+    return record.text
+  }
+}

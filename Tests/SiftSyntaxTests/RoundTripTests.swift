@@ -1,0 +1,274 @@
+import Testing
+
+@testable import SiftSyntax
+
+/// Property tests over thousands of generated trees (see `SyntaxTreeGenerator`): canonical
+/// text parses back to the same tree, and printing is a fixed point, under both
+/// `CompoundPrecedence` settings.
+@Suite struct RoundTripTests {
+  static let treesPerBatch = 500
+  static let batches: [UInt64] = Array(0..<8)
+
+  /// `parse(print(t)) == t` (structural equality ignores ranges) and
+  /// `print(parse(print(t))) == print(t)`.
+  @Test(arguments: [CompoundPrecedence.orBindsTighter, .andBindsTighter], batches)
+  func printThenParseIsIdentity(_ precedence: CompoundPrecedence, _ batch: UInt64) {
+    var generator = SyntaxTreeGenerator(seed: batch &* 0x1_0000 &+ (precedence == .orBindsTighter ? 1 : 2))
+    var failures = 0
+    for i in 0..<Self.treesPerBatch {
+      let tree = generator.predicate(depth: 1 + i % 5)
+      let text = tree.predicateFormat
+      do {
+        let parsed = try parse(text, [], precedence)
+        if parsed != tree || parsed.predicateFormat != text {
+          failures += 1
+          if failures <= 3 {
+            Issue.record(
+              """
+              round trip changed the tree (batch \(batch), tree \(i))
+              text:     \(text)
+              reprint:  \(parsed.predicateFormat)
+              expected:
+              \(tree.treeDump)
+              parsed:
+              \(parsed.treeDump)
+              """)
+          }
+        }
+      } catch {
+        failures += 1
+        if failures <= 3 {
+          Issue.record("canonical text does not parse (batch \(batch), tree \(i)):\n\(error)")
+        }
+      }
+    }
+    #expect(failures == 0)
+  }
+
+  /// Every node of a parsed tree covers bytes inside its parent's range, and inside the text.
+  @Test(arguments: batches)
+  func rangesNest(_ batch: UInt64) throws {
+    var generator = SyntaxTreeGenerator(seed: 0xFACE &+ batch)
+    for i in 0..<Self.treesPerBatch / 2 {
+      let text = generator.predicate(depth: 1 + i % 5).predicateFormat
+      let parsed = try parse(text)
+      var problems: [String] = []
+      RangeChecker(limit: text.utf8.count) { problems.append($0) }.check(
+        parsed, within: SourceRange(start: 0, end: text.utf8.count))
+      #expect(problems.isEmpty, "\(text)\n\(problems.joined(separator: "\n"))\n\(parsed.treeDump)")
+      if !problems.isEmpty { return }
+    }
+  }
+
+  /// Printing a tree after a round trip with arbitrary whitespace changes nothing.
+  @Test(arguments: batches)
+  func whitespaceIsInsignificant(_ batch: UInt64) throws {
+    var generator = SyntaxTreeGenerator(seed: 0xBEEF &+ batch)
+    var rng = SplitMix64(seed: batch)
+    for i in 0..<Self.treesPerBatch / 4 {
+      let tree = generator.predicate(depth: 1 + i % 4)
+      let text = tree.predicateFormat
+      // Put extra whitespace between tokens (re-lexing the canonical text gives their ranges).
+      let tokens = try lexAll(text)
+      var spaced = ""
+      var last = 0
+      let bytes = Array(text.utf8)
+      for token in tokens {
+        spaced += String(decoding: bytes[last..<token.range.start], as: UTF8.self)
+        spaced += rng.pick(["", " ", "\n", "\t ", "\r\n"])
+        spaced += String(decoding: bytes[token.range.start..<token.range.end], as: UTF8.self)
+        last = token.range.end
+      }
+      #expect(try parse(spaced) == tree, "\(spaced)")
+    }
+  }
+
+  /// The generator reaches every node kind, every operator and every function, so the
+  /// properties above cover the whole grammar.
+  @Test func generatorCoversTheGrammar() {
+    var generator = SyntaxTreeGenerator(seed: 42)
+    var seen = Set<String>()
+    for i in 0..<5_000 {
+      KindCollector { seen.insert($0) }.collect(generator.predicate(depth: 1 + i % 5))
+    }
+    var expected: Set<String> = [
+      "constant-predicate", "comparison", "not", "and", "or", "quantifier-ANY", "quantifier-ALL", "options",
+      "null", "bool", "int", "negative-int", "double", "negative-double", "string", "self", "variable",
+      "keyPath",
+      "keyPath-base", "aggregate", "index-FIRST", "index-LAST", "index-SIZE", "index-expression", "negate",
+      "bitwiseNot", "customFunction", "subquery", "cast", "ternary", "assignment", "reserved-key",
+      // Shapes where printing needs parentheses or care.
+      "negative-constant-base", "assignment-operand", "same-level-right-operand", "compound-in-same-compound",
+      "compound-under-not", "none", "key-self-after-dot",
+    ]
+    for op in ComparisonOperator.allCases { expected.insert("op-" + op.rawValue) }
+    for op in BinaryOperator.allCases { expected.insert("binary-" + op.rawValue) }
+    for f in BuiltinFunction.allCases { expected.insert("function-" + f.rawValue) }
+    #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
+  }
+}
+
+/// Walks a tree and reports nodes whose range is outside their parent's.
+struct RangeChecker {
+  let limit: Int
+  let report: (String) -> Void
+
+  func inside(_ r: SourceRange, _ parent: SourceRange, _ what: String) {
+    if r.start < parent.start || r.end > parent.end || r.end > limit {
+      report("\(what) \(r) is outside \(parent)")
+    }
+  }
+
+  func check(_ p: PredicateSyntax, within parent: SourceRange) {
+    inside(p.range, parent, "predicate")
+    switch p.kind {
+    case .constant: break
+    case .comparison(let c):
+      check(c.lhs, within: p.range)
+      check(c.rhs, within: p.range)
+    case .not(let inner): check(inner, within: p.range)
+    case .and(let ps), .or(let ps): for x in ps { check(x, within: p.range) }
+    }
+  }
+
+  func check(_ e: ExpressionSyntax, within parent: SourceRange) {
+    inside(e.range, parent, "expression \(e)")
+    let r = e.range
+    switch e.kind {
+    case .constant, .evaluatedObject, .variable: break
+    case .keyPath(let base, _): if let base { check(base, within: r) }
+    case .aggregate(let xs), .function(_, let xs): for x in xs { check(x, within: r) }
+    case .index(let base, let index):
+      check(base, within: r)
+      if case .expression(let i) = index { check(i, within: r) }
+    case .negate(let x), .bitwiseNot(let x), .cast(let x, _), .assignment(_, let x): check(x, within: r)
+    case .binary(_, let a, let b):
+      check(a, within: r)
+      check(b, within: r)
+    case .customFunction(let receiver, _, let args):
+      check(receiver, within: r)
+      for x in args { check(x, within: r) }
+    case .subquery(let collection, _, let body):
+      check(collection, within: r)
+      check(body, within: r)
+    case .ternary(let p, let a, let b):
+      check(p, within: r)
+      check(a, within: r)
+      check(b, within: r)
+    }
+  }
+}
+
+/// Names every construct in a tree, for the generator's coverage test.
+struct KindCollector {
+  let see: (String) -> Void
+
+  func collect(_ p: PredicateSyntax) {
+    switch p.kind {
+    case .constant: see("constant-predicate")
+    case .comparison(let c):
+      see("comparison")
+      see("op-" + c.op.rawValue)
+      if let q = c.quantifier { see("quantifier-" + q.rawValue) }
+      if !c.options.isEmpty { see("options") }
+      collect(c.lhs)
+      collect(c.rhs)
+    case .not(let inner):
+      see("not")
+      switch inner.kind {
+      case .and, .or: see("compound-under-not")
+      case .comparison(let c) where c.quantifier == .any: see("none")
+      default: break
+      }
+      collect(inner)
+    case .and(let ps):
+      see("and")
+      if ps.contains(where: { if case .and = $0.kind { true } else { false } }) {
+        see("compound-in-same-compound")
+      }
+      ps.forEach(collect)
+    case .or(let ps):
+      see("or")
+      ps.forEach(collect)
+    }
+  }
+
+  static func isNegativeNumber(_ e: ExpressionSyntax) -> Bool {
+    switch e.kind {
+    case .constant(.int(let i)): i < 0
+    case .constant(.double(let d)): d < 0
+    default: false
+    }
+  }
+
+  func collect(_ e: ExpressionSyntax) {
+    switch e.kind {
+    case .constant(let v):
+      switch v {
+      case .null: see("null")
+      case .bool: see("bool")
+      case .int(let i): see(i < 0 ? "negative-int" : "int")
+      case .double(let d): see(d < 0 ? "negative-double" : "double")
+      case .string: see("string")
+      default: see("other-constant")
+      }
+    case .evaluatedObject: see("self")
+    case .variable: see("variable")
+    case .keyPath(let base, let keys):
+      see(base == nil ? "keyPath" : "keyPath-base")
+      if keys.contains(where: Keyword.needsEscape) { see("reserved-key") }
+      if keys.dropFirst().contains("self") { see("key-self-after-dot") }
+      if let base, Self.isNegativeNumber(base) { see("negative-constant-base") }
+      if let base { collect(base) }
+    case .aggregate(let xs):
+      see("aggregate")
+      xs.forEach(collect)
+    case .index(let base, let index):
+      switch index {
+      case .first: see("index-FIRST")
+      case .last: see("index-LAST")
+      case .size: see("index-SIZE")
+      case .expression(let i):
+        see("index-expression")
+        collect(i)
+      }
+      collect(base)
+    case .negate(let x):
+      see("negate")
+      collect(x)
+    case .bitwiseNot(let x):
+      see("bitwiseNot")
+      collect(x)
+    case .binary(let op, let a, let b):
+      see("binary-" + op.rawValue)
+      if case .assignment = a.kind { see("assignment-operand") }
+      if case .binary(let inner, _, _) = b.kind, inner.precedence == op.precedence {
+        see("same-level-right-operand")
+      }
+      collect(a)
+      collect(b)
+    case .function(let f, let xs):
+      see("function-" + f.rawValue)
+      xs.forEach(collect)
+    case .customFunction(let receiver, _, let xs):
+      see("customFunction")
+      collect(receiver)
+      xs.forEach(collect)
+    case .subquery(let collection, _, let body):
+      see("subquery")
+      collect(collection)
+      collect(body)
+    case .cast(let x, _):
+      see("cast")
+      collect(x)
+    case .ternary(let p, let a, let b):
+      see("ternary")
+      collect(p)
+      collect(a)
+      collect(b)
+    case .assignment(_, let x):
+      see("assignment")
+      collect(x)
+    }
+  }
+}
