@@ -21,7 +21,7 @@ let package = Package(
       path: "Benchmarks/SiftBenchmarks"
     ),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
-    .testTarget(name: "SiftTests", dependencies: ["Sift"], exclude: ["Conformance/Cases"]),
+    .testTarget(name: "SiftTests", dependencies: ["Sift"], exclude: ["Conformance/Cases", "Golden"]),
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
   ],
   swiftLanguageModes: [.v6]

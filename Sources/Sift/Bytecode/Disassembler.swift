@@ -27,7 +27,10 @@ enum Disassembler {
       return "\(s.count) strings, \(kind)\(s.options.isEmpty ? "" : " [\(s.options.letters)]")"
     }
     pool("likes", p.likes) { _ in "wildcard pattern" }
-    pool("regexes", p.regexes) { r in "\"\(r.pattern)\"\(r.isLiteralSearch ? " (literal search)" : " (PCRE2 JIT)")" }
+    pool("regexes", p.regexes) { r in
+      let how = r.isLiteralSearch ? "literal search" : r.isDotStarSearch ? "PCRE2 JIT, unanchored search" : "PCRE2 JIT"
+      return "\"\(r.pattern)\" (\(how))"
+    }
     for (k, sub) in p.subprograms.enumerated() {
       lines.append("\(indent)subprogram [\(k)] binding $\(sub.variable):")
       lines.append(listing(sub.program, indent: indent + "  "))
