@@ -62,7 +62,8 @@ struct BenchmarkOptions {
   }
 
   var sampler: Sampler {
-    var s = quick ? Sampler(rounds: 5, minimumRoundNanoseconds: 20e6) : Sampler(rounds: 11, minimumRoundNanoseconds: 100e6)
+    var s =
+      quick ? Sampler(rounds: 5, minimumRoundNanoseconds: 20e6) : Sampler(rounds: 11, minimumRoundNanoseconds: 100e6)
     s.fixedCount = count
     return s
   }

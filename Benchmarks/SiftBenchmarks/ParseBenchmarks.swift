@@ -32,5 +32,7 @@ enum Report {
 
 extension String {
   func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-  func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+  func leftPadding(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
 }

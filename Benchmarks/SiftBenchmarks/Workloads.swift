@@ -22,7 +22,7 @@ enum Workloads {
       "account IN %@", "priority >= 3", "priority < 6", "sender ENDSWITH[c] '@example.com'",
       "NOT (sender BEGINSWITH 'noreply')", "ANY tags == 'urgent'", "subject CONTAINS[cd] 'invoice'",
       "title LIKE[c] '*report*'", "badge BETWEEN {1, 10}", "thread != nil", "relevance > 0.5",
-      "category IN {'work', 'family', 'finance'}", "ALL tags != 'muted'", "size < 1048576",
+      "category IN {'work', 'family', 'finance'}", "ALL tags != 'muted'", "bytes < 1048576",
       "kind == 'message'", "lang ==[c] 'en'", "recipients.@count <= 20", "score * 2 + 1 > 3",
       "subject MATCHES '.*[0-9]+.*'", "TRUEPREDICATE",
     ]

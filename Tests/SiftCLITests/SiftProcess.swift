@@ -93,8 +93,7 @@ enum SiftProcess {
 
   /// Runs `bash -c script sh arguments…` with `$SIFT` set to the binary, for what
   /// `Process` cannot express (arguments that are not valid UTF-8, redirections, pipelines).
-  static func shell(_ script: String, arguments: [String] = [], input: SiftInput = .none) throws -> SiftResult
-  {
+  static func shell(_ script: String, arguments: [String] = [], input: SiftInput = .none) throws -> SiftResult {
     var environment = ProcessInfo.processInfo.environment
     environment["SIFT"] = try binary().path
     let bash = FileManager.default.isExecutableFile(atPath: "/bin/bash") ? "/bin/bash" : "/bin/sh"

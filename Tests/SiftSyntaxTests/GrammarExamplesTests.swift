@@ -156,16 +156,18 @@ func checkInvalid(_ example: GrammarExample, diagnostic: String) {
 
 @Suite("Grammar examples")
 struct GrammarExamplesTests {
-  @Test("Valid example: parses, prints its .canonical, re-parses to the same tree",
-        arguments: GrammarFiles.exampleNames("valid"))
+  @Test(
+    "Valid example: parses, prints its .canonical, re-parses to the same tree",
+    arguments: GrammarFiles.exampleNames("valid"))
   func validExample(_ name: String) throws {
     let example = try GrammarExample("valid", name)
     let canonical = try #require(try example.sibling("canonical"), "\(example) has no .canonical")
     checkValid(example, canonical: canonical)
   }
 
-  @Test("Invalid example: fails with exactly its .diagnostic",
-        arguments: GrammarFiles.exampleNames("invalid"))
+  @Test(
+    "Invalid example: fails with exactly its .diagnostic",
+    arguments: GrammarFiles.exampleNames("invalid"))
   func invalidExample(_ name: String) throws {
     let example = try GrammarExample("invalid", name)
     let diagnostic = try #require(try example.sibling("diagnostic"), "\(example) has no .diagnostic")
@@ -176,8 +178,9 @@ struct GrammarExamplesTests {
   /// fails, which is recorded as a known issue; once it passes, this test fails with
   /// "known issue was not recorded": move the files to valid/ or invalid/ (dropping the
   /// .note) so that the example is tested for real.
-  @Test("Known issue: still differs from the output it should give",
-        arguments: GrammarFiles.exampleNames("known-issues"))
+  @Test(
+    "Known issue: still differs from the output it should give",
+    arguments: GrammarFiles.exampleNames("known-issues"))
   func knownIssue(_ name: String) throws {
     let example = try GrammarExample("known-issues", name)
     let canonical = try example.sibling("canonical")
@@ -198,11 +201,13 @@ struct GrammarExamplesTests {
       let prefixes = names.map { $0.prefix(while: { $0 != "-" }) }
       #expect(Set(prefixes).count == prefixes.count, "\(folder): two examples share a number")
       for name in names {
-        #expect(name.range(of: #"^[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*$"#, options: .regularExpression) != nil,
-                "\(folder)/\(name): names are NNN-short-name")
+        #expect(
+          name.range(of: #"^[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*$"#, options: .regularExpression) != nil,
+          "\(folder)/\(name): names are NNN-short-name")
         for suffix in required[folder]! {
-          #expect(try GrammarFiles.text(GrammarExample.url(folder, name, suffix)) != nil,
-                  "\(folder)/\(name) has no .\(suffix)")
+          #expect(
+            try GrammarFiles.text(GrammarExample.url(folder, name, suffix)) != nil,
+            "\(folder)/\(name) has no .\(suffix)")
         }
       }
       for file in GrammarFiles.files(folder) where file != "README.md" {
@@ -435,7 +440,8 @@ struct GrammarExamplesConsistencyTests {
       rows[rule] = codeSpans(cells[1])
     }
     for (level, operators) in binaryPrecedence.enumerated() {
-      let listed = try #require(rows["binary-expression-\(level)"], "Precedence.md has no binary-expression-\(level) row")
+      let listed = try #require(
+        rows["binary-expression-\(level)"], "Precedence.md has no binary-expression-\(level) row")
       #expect(Set(listed) == Set(operators.map(\.0.rawValue)), "Precedence.md, binary-expression-\(level)")
     }
   }

@@ -96,8 +96,7 @@ import Testing
       ("×", "×", "'×'", "write * for multiplication"), ("∧", "∧", "'∧'", "write AND (or &&)"),
       ("👍", "👍", "'👍'", nil), ("€", "€", "'€'", nil),
     ] as [(String, String, String, String?)])
-  func nonIdentifierCharacter(_ source: String, _ character: String, _ shown: String, _ hint: String?) throws
-  {
+  func nonIdentifierCharacter(_ source: String, _ character: String, _ shown: String, _ hint: String?) throws {
     for prefix in ["", "a == ", "key"] {
       let error = try #require(lexError(prefix + source), "\(prefix + source)")
       #expect(error.message == "unexpected character \(shown)")

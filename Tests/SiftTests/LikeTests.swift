@@ -177,7 +177,9 @@ import Testing
   }
 
   static let subjectPieces = ["a", "b", "A", "é", "e\u{301}", "\u{301}", "👍", "🏽", "*", "?", "\\", ".", "+", "ß"]
-  static let patternPieces = ["a", "b", "A", "é", "e", "\u{301}", "👍", "*", "*", "?", "?", "\\*", "\\?", "\\\\", "\\", ".", "+"]
+  static let patternPieces = [
+    "a", "b", "A", "é", "e", "\u{301}", "👍", "*", "*", "?", "?", "\\*", "\\?", "\\\\", "\\", ".", "+",
+  ]
 
   static func random(_ pieces: [String], _ maxCount: Int, _ rng: inout SeededGenerator) -> String {
     (0..<Int.random(in: 0...maxCount, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
@@ -190,7 +192,9 @@ import Testing
       let subject = Self.random(Self.subjectPieces, 8, &rng)
       let pattern = Self.random(Self.patternPieces, 7, &rng)
       let expected = Self.reference(ArraySlice(Array(subject.unicodeScalars)), ArraySlice(Self.tokens(pattern)))
-      #expect(LikePattern(pattern, options: []).matches(subject) == expected, "\(subject.debugDescription) LIKE \(pattern.debugDescription)")
+      #expect(
+        LikePattern(pattern, options: []).matches(subject) == expected,
+        "\(subject.debugDescription) LIKE \(pattern.debugDescription)")
     }
   }
 
@@ -226,12 +230,20 @@ import Testing
       for options in [Self.none, Self.c, Self.d, Self.cd] {
         let context = "\(subject.debugDescription) / \(literal.debugDescription) [\(options.rawValue)]"
         let e = Self.escaped(literal)
-        #expect(LikePattern(e, options: options).matches(subject) == StringSemantics.equal(subject, literal, options), "== \(context)")
+        #expect(
+          LikePattern(e, options: options).matches(subject) == StringSemantics.equal(subject, literal, options),
+          "== \(context)")
         let folded = StringSemantics.fold(literal, options)
         guard let first = folded.unicodeScalars.first, !UnicodeFolding.continuesCharacter(first.value) else { continue }
-        #expect(LikePattern(e + "*", options: options).matches(subject) == StringSemantics.hasPrefix(subject, literal, options), "prefix \(context)")
-        #expect(LikePattern("*" + e, options: options).matches(subject) == StringSemantics.hasSuffix(subject, literal, options), "suffix \(context)")
-        #expect(LikePattern("*" + e + "*", options: options).matches(subject) == StringSemantics.contains(subject, literal, options), "contains \(context)")
+        #expect(
+          LikePattern(e + "*", options: options).matches(subject)
+            == StringSemantics.hasPrefix(subject, literal, options), "prefix \(context)")
+        #expect(
+          LikePattern("*" + e, options: options).matches(subject)
+            == StringSemantics.hasSuffix(subject, literal, options), "suffix \(context)")
+        #expect(
+          LikePattern("*" + e + "*", options: options).matches(subject)
+            == StringSemantics.contains(subject, literal, options), "contains \(context)")
       }
     }
   }

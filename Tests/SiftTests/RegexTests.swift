@@ -104,7 +104,9 @@ import Testing
   /// The `.*literal.*` search gives PCRE2's answer. `(?:…)` defeats the rewrite, so the same
   /// pattern in parentheses is answered by PCRE2 itself.
   @Test func literalRewriteAgreesWithPCRE2() throws {
-    let literals = ["invoice", "in.voice", "a", "K", "k", "s", "ss", "é", "e\u{301}", "👍", "a b", "#x", "Σ", "aaab", "xyz1234567890"]
+    let literals = [
+      "invoice", "in.voice", "a", "K", "k", "s", "ss", "é", "e\u{301}", "👍", "a b", "#x", "Σ", "aaab", "xyz1234567890",
+    ]
     let pieces = [
       "a", "b", "k", "K", "\u{212A}", "s", "S", "ſ", "ß", "é", "É", "e\u{301}", "👍", "invoice", "INVOICE", "In.Voice",
       "in", "voice", ".", " ", "#x", "Σ", "σ", "ς", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}",
@@ -127,7 +129,8 @@ import Testing
         #expect(!slow.isLiteralSearch)
         if !caseInsensitive || literal.utf8.allSatisfy({ $0 < 0x80 }) { #expect(fast.isLiteralSearch) }
         for s in subjects + [literal, "x" + literal + "y", literal.uppercased()] {
-          #expect(try fast.matches(s) == slow.matches(s), "\(s.debugDescription) ~ \(fast.pattern) c=\(caseInsensitive)")
+          #expect(
+            try fast.matches(s) == slow.matches(s), "\(s.debugDescription) ~ \(fast.pattern) c=\(caseInsensitive)")
         }
       }
     }
@@ -162,11 +165,13 @@ import Testing
   @Test func dotStarSearchAgreesWithPCRE2() throws {
     let middles = [
       "invoice [0-9]+", "(a|b)c", "^a", "a$", "\\bfoo\\b", "(?<=x)y", "a\\nb", "(?s)a.b", "(?m)^b", "[.*]", "\\Q|\\E",
-      "(a)\\1", "x?", "", "(?i)abc", "é+", "\\w+@\\w+", "a(?=.*z)", "(?<!a)b", "\\d{2,3}", "[^a]", "\\s", "a*?b", "(?:ab)++",
+      "(a)\\1", "x?", "", "(?i)abc", "é+", "\\w+@\\w+", "a(?=.*z)", "(?<!a)b", "\\d{2,3}", "[^a]", "\\s", "a*?b",
+      "(?:ab)++",
       "\\Aa", "a\\z", "a\\Z", ".", "..", "k", "[[:upper:]]",
     ]
     let pieces = [
-      "a", "b", "c", "x", "y", "z", "foo", "abc", "ABC", "12", "345", "é", "e\u{301}", "@", " ", ".", "|", "*", "\n", "\r",
+      "a", "b", "c", "x", "y", "z", "foo", "abc", "ABC", "12", "345", "é", "e\u{301}", "@", " ", ".", "|", "*", "\n",
+      "\r",
       "\u{2028}", "\u{85}", "K", "\u{212A}", "ab", "aab",
     ]
     var rng = SeededGenerator(seed: 909)
@@ -181,7 +186,8 @@ import Testing
         #expect(!slow.isDotStarSearch && !slow.isLiteralSearch)
         #expect(fast.isDotStarSearch || fast.isLiteralSearch, "\(middle)")
         for s in subjects {
-          #expect(try fast.matches(s) == slow.matches(s), "\(s.debugDescription) ~ \(fast.pattern) c=\(caseInsensitive)")
+          #expect(
+            try fast.matches(s) == slow.matches(s), "\(s.debugDescription) ~ \(fast.pattern) c=\(caseInsensitive)")
         }
       }
     }
@@ -239,7 +245,8 @@ import Testing
       #expect(elapsed < .milliseconds(500), "\(pattern) took \(elapsed)")
     }
     // A tiny match limit makes an ordinary backtracking match fail, and the error says which limit.
-    let tight = try RegexPattern("(?:a|b)*bb", caseInsensitive: false, limits: RegexLimits(matchLimit: 10, depthLimit: 10))
+    let tight = try RegexPattern(
+      "(?:a|b)*bb", caseInsensitive: false, limits: RegexLimits(matchLimit: 10, depthLimit: 10))
     #expect(throws: RegexFailure.self) { try tight.matches(String(repeating: "ab", count: 500)) }
     #expect(try !RegexPattern("(?:a|b)*bb", caseInsensitive: false).matches(String(repeating: "ab", count: 500)))
     // The same thread can still match with the default limits afterwards.

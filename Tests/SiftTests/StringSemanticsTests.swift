@@ -303,7 +303,8 @@ enum RandomText {
     #expect(StringSemantics.fold("Résumé", Self.cd) == "resume")
     #expect(StringSemantics.fold("Résumé", Self.none) == "Résumé")
     #expect(StringSemantics.fold("Résumé", [.normalized, .localeSensitive]) == "Résumé")
-    #expect(Array(StringSemantics.fold("Résumé", Self.c).unicodeScalars) == Array("re\u{301}sume\u{301}".unicodeScalars))
+    #expect(
+      Array(StringSemantics.fold("Résumé", Self.c).unicodeScalars) == Array("re\u{301}sume\u{301}".unicodeScalars))
     #expect(Array(StringSemantics.fold("İ", Self.c).unicodeScalars) == ["i", "\u{307}"])
     #expect(StringSemantics.fold("İ", Self.cd) == "i")
     #expect(StringSemantics.fold("ＡＢＣ", Self.d) == "ABC")
@@ -319,9 +320,11 @@ enum RandomText {
   static func referenceFold(_ s: String, _ mode: FoldMode) -> String {
     if mode == .none { return s }
     func strip(_ s: String) -> String {
-      String(String.UnicodeScalarView(s.unicodeScalars.filter {
-        ![.nonspacingMark, .enclosingMark].contains($0.properties.generalCategory)
-      }))
+      String(
+        String.UnicodeScalarView(
+          s.unicodeScalars.filter {
+            ![.nonspacingMark, .enclosingMark].contains($0.properties.generalCategory)
+          }))
     }
     func caseFold(_ s: String) -> String {
       s.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil).decomposedStringWithCanonicalMapping
@@ -360,7 +363,10 @@ enum RandomText {
     var rng = SeededGenerator(seed: 0x5EED_F01D)
     var samples = (0..<2000).map { _ in RandomText.string(&rng, maxPieces: 10) }
     // Every scalar of several blocks, alone and in runs.
-    for block in [0x80, 0x100, 0x180, 0x200, 0x300, 0x370, 0x400, 0x500, 0x1E00, 0x1F00, 0x2100, 0x3000, 0xAC00, 0xFB00, 0xFF00, 0x1F300] {
+    for block in [
+      0x80, 0x100, 0x180, 0x200, 0x300, 0x370, 0x400, 0x500, 0x1E00, 0x1F00, 0x2100, 0x3000, 0xAC00, 0xFB00, 0xFF00,
+      0x1F300,
+    ] {
       var run = String.UnicodeScalarView()
       for v in block..<(block + 0x100) {
         guard let s = Unicode.Scalar(v) else { continue }
@@ -372,7 +378,9 @@ enum RandomText {
     }
     for mode in Self.foldModes {
       for s in samples {
-        #expect(Array(UnicodeFolding.fold(s, mode).utf8) == Array(Self.referenceFold(s, mode).utf8), "\(s.debugDescription) \(mode)")
+        #expect(
+          Array(UnicodeFolding.fold(s, mode).utf8) == Array(Self.referenceFold(s, mode).utf8),
+          "\(s.debugDescription) \(mode)")
       }
     }
   }
@@ -388,7 +396,8 @@ enum RandomText {
           var bad = 0
           for i in 0..<200 {
             let k = (i + t) % samples.count
-            for (m, mode) in Self.foldModes.enumerated() where Array(UnicodeFolding.fold(samples[k], mode).utf8) != expected[k][m] {
+            for (m, mode) in Self.foldModes.enumerated()
+            where Array(UnicodeFolding.fold(samples[k], mode).utf8) != expected[k][m] {
               bad += 1
             }
             if !StringNeedle("𐐨", options: [.caseInsensitive]).isContained(in: samples[0]) { bad += 1 }
@@ -407,7 +416,9 @@ enum RandomText {
   @Test func foldReordersMarks() {
     for s in ["a\u{301}\u{323}", "a\u{323}\u{301}", "ｶﾞ", "ﾊﾟﾝ", "\u{301}\u{316}x", "é\u{323}", "ᾳ\u{301}", "Å\u{31B}"] {
       for mode in Self.foldModes {
-        #expect(Array(UnicodeFolding.fold(s, mode).utf8) == Array(Self.referenceFold(s, mode).utf8), "\(s.debugDescription) \(mode)")
+        #expect(
+          Array(UnicodeFolding.fold(s, mode).utf8) == Array(Self.referenceFold(s, mode).utf8),
+          "\(s.debugDescription) \(mode)")
       }
     }
     #expect(StringSemantics.equal("a\u{301}\u{323}", "A\u{323}\u{301}", Self.c))
@@ -577,7 +588,9 @@ enum RandomText {
   @Test(.enabled(if: ProcessInfo.processInfo.environment["SIFT_STRING_TIMINGS"] != nil))
   func printTimings() throws {
     let n = 1_000_000
-    let pdfSubjects = ["Invoice-2024-0001234.PDF", "Invoice-2024-0001235.pdf", "Invoice-2024-0001236.doc", "Invoice-2024-0001237.Pdf"].map(Self.opaque)
+    let pdfSubjects = [
+      "Invoice-2024-0001234.PDF", "Invoice-2024-0001235.pdf", "Invoice-2024-0001236.doc", "Invoice-2024-0001237.Pdf",
+    ].map(Self.opaque)
     let asciiTitles = [
       "Senior Swift Engineer Resume - Final v2", "Senior Swift Engineer Letter - Final v2",
       "Senior Swift Engineer RESUME - Final v3", "Senior Swift Engineer Notes  - Final v2",
@@ -601,12 +614,34 @@ enum RandomText {
     let like = Self.opaque(LikePattern("*report*2024*.pdf", options: [.caseInsensitive]))
     let rows: [(String, (Double, Int))] = [
       ("StringNeedle.isSuffix [c] \".pdf\", 24-byte ASCII", Self.time(n, pdfSubjects) { pdf.isSuffix(of: $0) }),
-      ("StringNeedle.isContained [cd] \"résumé\", 39-byte ASCII title", Self.time(n, asciiTitles) { resume.isContained(in: $0) }),
-      ("StringNeedle.isContained [cd] \"résumé\", 37-char non-ASCII title", Self.time(n, accentedTitles) { resume.isContained(in: $0) }),
-      ("StringSemantics.contains [cd] \"résumé\", non-ASCII title", Self.time(n, accentedTitles) { StringSemantics.contains($0, "résumé", [.caseInsensitive, .diacriticInsensitive]) }),
-      ("Foundation range(of:options:[c,d]) (reference)", Self.time(n / 10, accentedTitles) { $0.range(of: "résumé", options: [.caseInsensitive, .diacriticInsensitive]) != nil }),
-      ("RegexPattern.matches \".*invoice [0-9]+.*\", 40 bytes", Self.time(n, invoiceSubjects) { (try? invoice.matches($0)) == true }),
-      ("RegexPattern.matches \".*invoice.*\" [c] (literal search)", Self.time(n, invoiceSubjects) { (try? literal.matches($0)) == true }),
+      (
+        "StringNeedle.isContained [cd] \"résumé\", 39-byte ASCII title",
+        Self.time(n, asciiTitles) { resume.isContained(in: $0) }
+      ),
+      (
+        "StringNeedle.isContained [cd] \"résumé\", 37-char non-ASCII title",
+        Self.time(n, accentedTitles) { resume.isContained(in: $0) }
+      ),
+      (
+        "StringSemantics.contains [cd] \"résumé\", non-ASCII title",
+        Self.time(n, accentedTitles) {
+          StringSemantics.contains($0, "résumé", [.caseInsensitive, .diacriticInsensitive])
+        }
+      ),
+      (
+        "Foundation range(of:options:[c,d]) (reference)",
+        Self.time(n / 10, accentedTitles) {
+          $0.range(of: "résumé", options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        }
+      ),
+      (
+        "RegexPattern.matches \".*invoice [0-9]+.*\", 40 bytes",
+        Self.time(n, invoiceSubjects) { (try? invoice.matches($0)) == true }
+      ),
+      (
+        "RegexPattern.matches \".*invoice.*\" [c] (literal search)",
+        Self.time(n, invoiceSubjects) { (try? literal.matches($0)) == true }
+      ),
       ("LikePattern.matches [c] \"*report*2024*.pdf\", 34 bytes", Self.time(n, likeSubjects) { like.matches($0) }),
     ]
     for (name, (ns, hits)) in rows {

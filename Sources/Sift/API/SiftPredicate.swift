@@ -51,7 +51,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// A copy with `$variables` replaced by values, like
   /// `NSPredicate.withSubstitutionVariables(_:)`.
-  public func withSubstitutionVariables(_ variables: [String: SiftValue]) throws(PredicateSyntaxError) -> SiftPredicate {
+  public func withSubstitutionVariables(_ variables: [String: SiftValue]) throws(PredicateSyntaxError) -> SiftPredicate
+  {
     try SiftPredicate(
       format: format, arguments: arguments, substitutions: substitutions.merging(variables) { _, new in new },
       options: options)

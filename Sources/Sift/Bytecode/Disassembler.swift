@@ -78,5 +78,7 @@ enum Disassembler {
 
 extension String {
   func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-  func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+  func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
 }

@@ -20,9 +20,13 @@ struct Compiler {
     // Constant patterns are checked before folding, so an invalid one is reported even
     // where folding removes the comparison (when nothing can fold, code generation
     // compiles every pattern anyway).
-    if ConstantFolder.mayFold(predicate) { try checkConstantPatterns(predicate) }
+    var folded = predicate
+    if ConstantFolder.mayFold(predicate) {
+      try checkConstantPatterns(predicate)
+      folded = ConstantFolder.fold(predicate)
+    }
     var compiler = Compiler(schema: schema, functionNames: functionNames)
-    try compiler.predicate(ConstantFolder.fold(predicate))
+    try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
     var program = compiler.program
     program.registerCount = max(1, compiler.program.registerCount)
@@ -110,7 +114,8 @@ struct Compiler {
   }
 
   mutating func name(_ s: String) -> Int {
-    if let i = program.names.firstIndex(where: { $0.utf8.elementsEqual(s.utf8) }) { return i }
+    // `==` first: it rejects different names cheaply; equal ones must also match bytewise.
+    if let i = program.names.firstIndex(where: { $0 == s && $0.utf8.elementsEqual(s.utf8) }) { return i }
     program.names.append(s)
     return program.names.count - 1
   }
@@ -217,7 +222,7 @@ extension SiftValue {
   /// Equal and spelled the same: strings compare by their UTF-8 bytes.
   func isIdentical(to other: SiftValue) -> Bool {
     switch (self, other) {
-    case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+    case (.string(let a), .string(let b)): return a == b && a.utf8.elementsEqual(b.utf8)
     case (.array(let a), .array(let b)):
       return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
     case (.dictionary(let a), .dictionary(let b)):

@@ -110,7 +110,9 @@ enum ConstantFolder {
       guard let base else { return e }
       let folded = fold(base)
       e.kind = .keyPath(base: folded, keys: keys)
-      if let v = constant(folded) { return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v) } }
+      if let v = constant(folded) {
+        return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v) }
+      }
       return e
     case .aggregate(let elements):
       let folded = elements.map(fold)

@@ -88,7 +88,8 @@ final class RegexPattern: Sendable {
       return
     }
     code = try CompiledRegex(pattern, caseInsensitive: caseInsensitive, anchored: true)
-    if let text = RegexLiteral.dotStarLiteral(pattern), caseInsensitive == false || text.utf8.allSatisfy({ $0 < 0x80 }) {
+    if let text = RegexLiteral.dotStarLiteral(pattern), caseInsensitive == false || text.utf8.allSatisfy({ $0 < 0x80 })
+    {
       literal = StringNeedle(text, options: caseInsensitive ? [.caseInsensitive] : [])
       search = nil
     } else {

@@ -98,7 +98,8 @@ enum StringSemantics {
   }
 
   @inline(__always)
-  static func hasPrefixBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ mode: FoldMode) -> Bool {
+  static func hasPrefixBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ mode: FoldMode) -> Bool
+  {
     let m = p.count
     if m == 0 { return false }
     if !mode.folds { return s.count >= m && ByteOps.memoryEqual(s.baseAddress!, p.baseAddress!, m) }
@@ -111,7 +112,8 @@ enum StringSemantics {
   }
 
   @inline(__always)
-  static func hasSuffixBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ mode: FoldMode) -> Bool {
+  static func hasSuffixBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ mode: FoldMode) -> Bool
+  {
     let m = p.count
     if m == 0 { return false }
     let n = s.count
@@ -125,7 +127,8 @@ enum StringSemantics {
   }
 
   @inline(__always)
-  static func containsBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ mode: FoldMode) -> Bool {
+  static func containsBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ mode: FoldMode) -> Bool
+  {
     let m = p.count
     if m == 0 { return false }
     if !mode.folds { return ByteOps.search(s, p, lowering: false) { _ in true } }

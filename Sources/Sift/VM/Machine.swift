@@ -39,7 +39,8 @@ enum Machine {
         R[i.a] = input.root(program.names[i.b])
       case .loadSlot:
         guard case .record(let record) = input else {
-          throw EvaluationError(.typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord")
+          throw EvaluationError(
+            .typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord")
         }
         R[i.a] = record.values[i.b]
       case .keyPath:

@@ -2,21 +2,36 @@
 ///
 /// The whole input is tokenized up front: the parser backtracks at one place (a `(` that
 /// may open either a predicate or an expression) and an array of tokens makes that cheap.
+/// The tokens are ``Lexeme``s, trivial values that point into the text, so lexing
+/// allocates nothing but the array.
 struct Lexer {
-  private let bytes: UnsafeBufferPointer<UInt8>
+  let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
+  /// Format specifiers seen so far: the ordinal of the next one.
+  var specifierCount = 0
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-  static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> [Token] {
+  /// The tokens of `bytes`, ending with an `.end` token, and the number of format specifiers.
+  static func lex(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> (
+    tokens: [Lexeme], specifierCount: Int
+  ) {
     var lexer = Lexer(bytes)
-    var tokens: [Token] = []
-    tokens.reserveCapacity(bytes.count / 3 + 2)
+    var tokens: [Lexeme] = []
+    // Tokens average about four bytes with their spaces: one allocation for typical text,
+    // and (for W2-sized predicates) one small enough for malloc's per-thread cache.
+    tokens.reserveCapacity(bytes.count / 4 + 2)
     while true {
       let token = try lexer.next()
       tokens.append(token)
-      if token.kind == .end { return tokens }
+      if case .end = token.kind { return (tokens, lexer.specifierCount) }
     }
+  }
+
+  /// The tokens of `bytes` with their payloads decoded (names, string values, specifiers),
+  /// ending with an `.end` token: the lexer's output in a form tests can compare.
+  static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> [Token] {
+    try lex(bytes).tokens.map { Token($0, source: bytes) }
   }
 
   private func peek(_ offset: Int = 0) -> UInt8 { byte(at: position + offset) }
@@ -36,83 +51,102 @@ struct Lexer {
 
   private var atEnd: Bool { position >= bytes.count }
 
-  mutating func next() throws(SyntaxError) -> Token {
+  /// The token at the cursor (after any whitespace), and the cursor moved past it.
+  /// Inlined into the loop of ``lex(_:)``, its only caller.
+  @inline(__always)
+  mutating func next() throws(SyntaxError) -> Lexeme {
     let endOfPrevious = position
     skipWhitespace()
     let start = position
     // The end token sits right after the last real token, not after trailing whitespace, so
     // "found end of input" points at the line where the text stopped (`a == 1 AND\n`).
-    guard !atEnd else { return Token(kind: .end, range: .at(endOfPrevious)) }
+    guard !atEnd else { return Lexeme(kind: .end, range: .at(endOfPrevious)) }
     let c = bytes[position]
-    let kind: Token.Kind
+    let kind: Lexeme.Kind
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"):
       kind = try lexNumber()
     case UInt8(ascii: "\""), UInt8(ascii: "'"):
-      kind = .string(try lexString())
+      var notDecoded: [UInt8]? = nil
+      kind = .string(escaped: try scanString(decodingInto: &notDecoded))
     case UInt8(ascii: "$"):
       position += 1
       if peek() == UInt8(ascii: "#") { position += 1 }
-      let name = identifierRun()
-      guard !name.isEmpty else {
+      guard identifierRun() else {
         throw SyntaxError(
           "expected a variable name after '$'", at: SourceRange(start: start, end: position),
           hint: "variables are written $name")
       }
-      kind = .variable(name)
+      kind = .variable
     case UInt8(ascii: "#"):
       position += 1
-      let name = identifierRun()
-      guard !name.isEmpty else {
+      guard identifierRun() else {
         throw SyntaxError(
           "expected a key after '#'", at: SourceRange(start: start, end: position),
           hint: "'#' makes a reserved word usable as a key, as in #like")
       }
-      kind = .identifier(name, escaped: true)
+      kind = .identifier(escaped: true)
     case UInt8(ascii: "@"):
       position += 1
-      let name = identifierRun()
-      guard !name.isEmpty else {
+      guard identifierRun() else {
         throw SyntaxError(
           "expected a name after '@'", at: SourceRange(start: start, end: position),
           hint: "collection operators are written @count, @sum, @avg, …")
       }
-      kind = .identifier("@" + name, escaped: false)
+      kind = .identifier(escaped: false)
     case UInt8(ascii: "%"):
       kind = try lexSpecifier()
     default:
-      if identifierLength(at: position, first: true) > 0 {
-        kind = lexWord()
+      let length = identifierLength(at: position, first: true)
+      if length > 0 {
+        kind = lexWord(firstLength: length)
       } else if let punct = lexPunct() {
         kind = .punct(punct)
       } else {
         throw unexpectedCharacter(at: start)
       }
     }
-    return Token(kind: kind, range: SourceRange(start: start, end: position))
+    return Lexeme(kind: kind, range: SourceRange(start: start, end: position))
   }
 
   private mutating func skipWhitespace() {
-    while !atEnd {
-      switch bytes[position] {
-      case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: position += 1
-      default: return
+    // A local cursor stays in a register; `position` is written once.
+    var i = position
+    while i < bytes.count {
+      switch bytes[i] {
+      case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: i += 1
+      default:
+        position = i
+        return
       }
     }
+    position = i
   }
 
   /// The byte length of the identifier character at `i` (0 if there is none): ASCII
   /// letters, `_` and (after the first) digits, and any scalar with the Unicode XID_Start /
   /// XID_Continue property, so keys may be written in any script but punctuation such as
   /// curly quotes or a no-break space is not silently read as part of a key.
+  @inline(__always)
   func identifierLength(at i: Int, first: Bool) -> Int {
     let c = byte(at: i)
-    if c < 0x80 {
-      let letter =
-        (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") || c == UInt8(ascii: "_")
-      let digit = c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
-      return letter || (!first && digit) ? 1 : 0
-    }
+    if c < 0x80 { return Self.isIdentifierByte(c, first: first) ? 1 : 0 }
+    return nonASCIIIdentifierLength(at: i, first: first)
+  }
+
+  /// Whether the byte `c` is an ASCII letter, `_` or (unless `first`) digit.
+  @inline(__always)
+  static func isIdentifierByte(_ c: UInt8, first: Bool) -> Bool {
+    // One bit per ASCII byte, in two 64-bit masks: a shift and a test instead of three
+    // range comparisons, for every byte of every key.
+    let digits: UInt64 = 0x03FF_0000_0000_0000  // bytes 0x30–0x39
+    let lettersAndUnderscore: UInt64 = 0x07FF_FFFE_87FF_FFFE  // 0x41–0x5A, 0x5F, 0x61–0x7A
+    let mask = c < 64 ? (first ? 0 : digits) : lettersAndUnderscore
+    return c < 128 && (mask >> (c & 63)) & 1 != 0
+  }
+
+  @inline(never)
+  func nonASCIIIdentifierLength(at i: Int, first: Bool) -> Int {
     guard let (scalar, length) = scalar(at: i) else { return 0 }
     return (first ? scalar.properties.isXIDStart : scalar.properties.isXIDContinue) ? length : 0
   }
@@ -138,39 +172,56 @@ struct Lexer {
     return Unicode.Scalar(value).map { ($0, length) }
   }
 
-  /// An identifier: see ``identifierLength(at:first:)``.
-  private mutating func identifierRun() -> String {
-    let start = position
-    guard !atEnd, identifierLength(at: position, first: true) > 0 else { return "" }
-    skipIdentifier()
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  /// Skips an identifier (see ``identifierLength(at:first:)``); false if there is none here.
+  private mutating func identifierRun() -> Bool {
+    let length = atEnd ? 0 : identifierLength(at: position, first: true)
+    guard length > 0 else { return false }
+    skipIdentifier(firstLength: length)
+    return true
   }
 
-  private mutating func skipIdentifier() {
-    var first = true
-    while !atEnd {
-      let n = identifierLength(at: position, first: first)
-      if n == 0 { return }
-      position += n
-      first = false
-    }
-  }
-
-  private mutating func lexWord() -> Token.Kind {
-    let start = position
-    skipIdentifier()
-    let word = UnsafeBufferPointer(rebasing: bytes[start..<position])
-    if word.count == 3, (word[0] | 0x20) == UInt8(ascii: "u"), (word[1] | 0x20) == UInt8(ascii: "t"),
-      (word[2] | 0x20) == UInt8(ascii: "i"), peek() == UInt8(ascii: "-")
-    {
-      for keyword in [Keyword.utiConformsTo, .utiEquals] where matchesRest(keyword.rawValue.utf8.dropFirst(3))
-      {
-        position += keyword.rawValue.utf8.count - 3
-        return .keyword(keyword)
+  /// Skips the rest of an identifier whose first character, `firstLength` bytes long, is at
+  /// the cursor.
+  @inline(__always)
+  private mutating func skipIdentifier(firstLength: Int) {
+    // A local cursor stays in a register; `position` is written once.
+    var i = position + firstLength
+    while i < bytes.count {
+      let c = bytes[i]
+      if Self.isIdentifierByte(c, first: false) {
+        i += 1
+      } else {
+        // Not an ASCII identifier byte: the end, or a non-ASCII scalar that may continue it.
+        let n = c < 0x80 ? 0 : nonASCIIIdentifierLength(at: i, first: false)
+        if n == 0 { break }
+        i += n
       }
     }
+    position = i
+  }
+
+  @inline(__always)
+  private mutating func lexWord(firstLength: Int) -> Lexeme.Kind {
+    let start = position
+    skipIdentifier(firstLength: firstLength)
+    let word = UnsafeBufferPointer(rebasing: bytes[start..<position])
+    if word.count == 3, (word[0] | 0x20) == UInt8(ascii: "u"), (word[1] | 0x20) == UInt8(ascii: "t"),
+      (word[2] | 0x20) == UInt8(ascii: "i"), peek() == UInt8(ascii: "-"), let keyword = lexUTIOperator()
+    {
+      return .keyword(keyword)
+    }
     if let keyword = Keyword.lookup(word) { return .keyword(keyword) }
-    return .identifier(String(decoding: word, as: UTF8.self), escaped: false)
+    return .identifier(escaped: false)
+  }
+
+  /// After `UTI` and at a `-`: the rest of `UTI-CONFORMS-TO` or `UTI-EQUALS`, if it is there.
+  @inline(never)
+  private mutating func lexUTIOperator() -> Keyword? {
+    for keyword in [Keyword.utiConformsTo, .utiEquals] where matchesRest(keyword.rawValue.utf8.dropFirst(3)) {
+      position += keyword.rawValue.utf8.count - 3
+      return keyword
+    }
+    return nil
   }
 
   /// Whether the bytes at the cursor spell `rest` (ASCII, any case) and end the word there.

@@ -42,8 +42,7 @@ public struct ParseOptions: Hashable, Sendable {
   public var compoundPrecedence: CompoundPrecedence
 
   /// Creates options; every parameter has the documented default.
-  public init(limits: SyntaxLimits = SyntaxLimits(), compoundPrecedence: CompoundPrecedence = .orBindsTighter)
-  {
+  public init(limits: SyntaxLimits = SyntaxLimits(), compoundPrecedence: CompoundPrecedence = .orBindsTighter) {
     self.limits = limits
     self.compoundPrecedence = compoundPrecedence
   }

@@ -1,8 +1,7 @@
 extension Parser {
   /// Binds the format argument for one specifier. `%@` becomes a constant (strings are not
   /// re-parsed), `%K` a key path, the numeric specifiers numbers.
-  func bind(_ specifier: FormatSpecifier, token: Token, ordinal: Int) throws(SyntaxError) -> ExpressionSyntax
-  {
+  func bind(_ specifier: FormatSpecifier, token: Lexeme, ordinal: Int) throws(SyntaxError) -> ExpressionSyntax {
     guard ordinal < arguments.count else {
       throw SyntaxError(
         "no argument for this format specifier: it is number \(ordinal + 1), but "

@@ -25,17 +25,30 @@ extension BinaryOperator {
     }
   }
 
-  /// The binary operator spelled by `punct` (looked up in ``binaryPrecedence``).
+  /// The binary operator spelled by `punct`. The parser asks this after every operand, so
+  /// it is a switch rather than a search of ``binaryPrecedence``; a test checks that the two
+  /// agree.
+  @inline(__always)
   static func spelled(_ punct: Punct) -> BinaryOperator? {
-    for level in binaryPrecedence {
-      for (p, op) in level where p == punct { return op }
+    switch punct {
+    case .pipe: .bitwiseOr
+    case .caret: .bitwiseXor
+    case .ampersand: .bitwiseAnd
+    case .shiftLeft: .shiftLeft
+    case .shiftRight: .shiftRight
+    case .plus: .add
+    case .minus: .subtract
+    case .star: .multiply
+    case .slash: .divide
+    case .starStar: .power
+    default: nil
     }
-    return nil
   }
 }
 
 extension Parser {
   /// Rule `expression`: `variable ':=' expression | binary-expression`.
+  @inline(__always)
   mutating func parseExpression() throws(SyntaxError) -> ExpressionSyntax {
     if case .variable = current.kind, case .punct(.assign) = peek().kind { return try parseAssignment() }
     return try parseBinary(level: 0)
@@ -44,9 +57,9 @@ extension Parser {
   /// `$name := expression`.
   mutating func parseAssignment() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
-    guard case .variable(let name) = advance().kind else {
-      preconditionFailure("parseAssignment at a non-variable")
-    }
+    let variable = advance()
+    guard case .variable = variable.kind else { preconditionFailure("parseAssignment at a non-variable") }
+    let name = variableName(of: variable)
     try enter(advance())
     defer { leave() }
     let value = try parseExpression()
@@ -77,7 +90,7 @@ extension Parser {
     while let op = currentBinaryOperator(), op.precedence >= level {
       let opToken = advance()
       try enter(opToken)
-      guard startsExpression(current) else { throw expressionExpected(after: opToken) }
+      guard Self.startsExpression(current) else { throw expressionExpected(after: opToken) }
       let rhs = try parseBinary(level: op.precedence + 1)
       lhs = ExpressionSyntax(.binary(op, lhs, rhs), range: range(from: start))
     }
@@ -85,6 +98,7 @@ extension Parser {
   }
 
   /// The binary operator at the cursor, if any.
+  @inline(__always)
   func currentBinaryOperator() -> BinaryOperator? {
     guard case .punct(let p) = current.kind else { return nil }
     return BinaryOperator.spelled(p)
@@ -92,6 +106,7 @@ extension Parser {
 
   /// Rule `unary-expression`: `'-' unary-expression | '~' unary-expression | postfix-expression`.
   /// A minus directly before a number literal is folded into a negative constant.
+  @inline(__always)
   mutating func parseUnary() throws(SyntaxError) -> ExpressionSyntax {
     // Only dispatch here: this frame is on the stack for every nested operand.
     if isPunct(.minus) || isPunct(.tilde) { return try parsePrefixOperator() }
@@ -104,7 +119,7 @@ extension Parser {
     let op = advance()
     try enter(op)
     defer { leave() }
-    guard startsExpression(current) else { throw expressionExpected(after: op) }
+    guard Self.startsExpression(current) else { throw expressionExpected(after: op) }
     if case .punct(.minus) = op.kind, case .integerMinMagnitude = current.kind, !Self.startsPostfix(peek()) {
       // `-9223372036854775808` is Int.min; the magnitude alone does not fit in Int.
       _ = advance()
@@ -118,7 +133,7 @@ extension Parser {
   }
 
   /// Whether `token` continues a postfix expression (`[` or `.`).
-  static func startsPostfix(_ token: Token) -> Bool {
+  static func startsPostfix(_ token: Lexeme) -> Bool {
     switch token.kind {
     case .punct(.lBracket), .punct(.dot): true
     default: false
@@ -139,6 +154,7 @@ extension Parser {
   }
 
   /// Rule `postfix-expression`: `primary-expression ( '[' index ']' | '.' key )*`.
+  @inline(__always)
   mutating func parsePostfix() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
     let base = try parsePrimary()
@@ -167,8 +183,7 @@ extension Parser {
   }
 
   /// `base '[' index ']'`; stays one level deeper (the caller restores the depth).
-  mutating func parseIndexSuffix(_ base: ExpressionSyntax, start: Int) throws(SyntaxError) -> ExpressionSyntax
-  {
+  mutating func parseIndexSuffix(_ base: ExpressionSyntax, start: Int) throws(SyntaxError) -> ExpressionSyntax {
     let open = advance()
     try enter(open)
     let index = try parseIndex()
@@ -196,7 +211,7 @@ extension Parser {
       _ = advance()
       return k == .first ? .first : k == .last ? .last : .size
     }
-    guard startsExpression(current) else { throw indexExpected() }
+    guard Self.startsExpression(current) else { throw indexExpected() }
     return .expression(try parseExpression())
   }
 
@@ -234,9 +249,8 @@ extension Parser {
   /// stands for the key `self` (as in `nums.@sum.self`).
   mutating func parseKey(afterDot: Bool) throws(SyntaxError) -> String {
     switch current.kind {
-    case .identifier(let name, _):
-      _ = advance()
-      return name
+    case .identifier:
+      return name(of: advance())
     case .keyword(.self_) where afterDot:
       _ = advance()
       return "self"
@@ -264,9 +278,9 @@ extension Parser {
 
   /// "expected an expression [after 'op'], found …", with a hint for a few common slips.
   @inline(never)
-  func expressionExpected(after op: Token?) -> SyntaxError {
+  func expressionExpected(after op: Lexeme?) -> SyntaxError {
     var message = "expected an expression"
-    if let op { message += " after '\(op.kind.spelling)'" }
+    if let op { message += " after '\(spelling(of: op))'" }
     message += ", found \(describe(current))"
     var hint: String? = nil
     if let op, case .punct(let p) = op.kind, case .punct(let next) = current.kind,
@@ -285,14 +299,17 @@ extension Parser {
     return SyntaxError(message, at: current.range, hint: hint)
   }
 
-  /// The source text of a byte range (for messages).
+  /// The source text of a byte range (names, and text quoted in messages).
+  @inline(__always)
   func sourceText(_ start: Int, _ end: Int) -> String {
     guard end <= source.count, start <= end else { return "" }
     return String(decoding: UnsafeBufferPointer(rebasing: source[start..<end]), as: UTF8.self)
   }
 
   /// Whether `token` can begin an expression (used for clearer "expected an expression" errors).
-  func startsExpression(_ token: Token) -> Bool {
+  /// Static, like the other helpers on hot paths: a call to a non-mutating method from a
+  /// mutating one copies the whole parser first.
+  static func startsExpression(_ token: Lexeme) -> Bool {
     switch token.kind {
     case .identifier, .integer, .integerMinMagnitude, .double, .string, .variable, .specifier: return true
     case .keyword(let k):

@@ -8,30 +8,48 @@ extension Parser {
   /// Rules `conjunction` and `disjunction`: `x (AND x)*` / `x (OR x)*`, n-ary.
   mutating func parseCompound(outer: Bool) throws(SyntaxError) -> PredicateSyntax {
     let start = index
-    let first = try outer ? parseCompound(outer: false) : parseNegation()
+    let first = try parseCompoundOperand(outer: outer)
     let isAnd = outer == (options.compoundPrecedence == .orBindsTighter)
     guard atConnective(and: isAnd) else { return first }
     return try parseCompoundOperands(first, outer: outer, isAnd: isAnd, start: start)
   }
 
+  /// An operand of a compound: at the outer level an inner-level compound, at the inner
+  /// level a negation. The inner level is ``parseCompound(outer:)`` written out again here,
+  /// so that optimised builds spend no call on it for each operand.
+  @inline(__always)
+  mutating func parseCompoundOperand(outer: Bool) throws(SyntaxError) -> PredicateSyntax {
+    guard outer else { return try parseNegation() }
+    let start = index
+    let first = try parseNegation()
+    let isAnd = options.compoundPrecedence != .orBindsTighter
+    guard atConnective(and: isAnd) else { return first }
+    return try parseCompoundOperands(first, outer: false, isAnd: isAnd, start: start)
+  }
+
   /// Whether the cursor is at `AND`/`&&` (`and`) or `OR`/`||`.
+  @inline(__always)
   func atConnective(and: Bool) -> Bool {
     and ? (isKeyword(.and) || isPunct(.andAnd)) : (isKeyword(.or) || isPunct(.orOr))
   }
 
   /// The `(AND x)*` / `(OR x)*` loop of ``parseCompound(outer:)``, after its first operand.
-  mutating func parseCompoundOperands(_ first: PredicateSyntax, outer: Bool, isAnd: Bool, start: Int)
+  mutating func parseCompoundOperands(_ first: consuming PredicateSyntax, outer: Bool, isAnd: Bool, start: Int)
     throws(SyntaxError) -> PredicateSyntax
   {
-    var operands = [first]
+    // Room for a typical chain up front, rather than growing 1, 2, 4, ….
+    var operands: [PredicateSyntax] = []
+    operands.reserveCapacity(4)
+    operands.append(first)
     while atConnective(and: isAnd) {
       _ = advance()
-      operands.append(try outer ? parseCompound(outer: false) : parseNegation())
+      operands.append(try parseCompoundOperand(outer: outer))
     }
     return PredicateSyntax(isAnd ? .and(operands) : .or(operands), range: range(from: start))
   }
 
   /// Rule `negation`: `NOT negation | '!' negation | predicate-primary`.
+  @inline(__always)
   mutating func parseNegation() throws(SyntaxError) -> PredicateSyntax {
     guard isKeyword(.not) || isPunct(.bang) else { return try parsePredicatePrimary() }
     return try parseNot()
@@ -47,6 +65,7 @@ extension Parser {
   }
 
   /// Rule `predicate-primary`: `TRUEPREDICATE | FALSEPREDICATE | '(' predicate ')' | comparison`.
+  @inline(__always)
   mutating func parsePredicatePrimary() throws(SyntaxError) -> PredicateSyntax {
     if isPunct(.lParen) { return try parseParenthesized() }
     if isKeyword(.truePredicate) || isKeyword(.falsePredicate) { return parseConstantPredicate() }
@@ -65,15 +84,23 @@ extension Parser {
   /// the error that got further into the input is the one reported.
   mutating func parseParenthesized() throws(SyntaxError) -> PredicateSyntax {
     let start = index
-    let group = memoized(\.groupMemo, at: start) { (p: inout Parser) throws(SyntaxError) in
-      let open = p.advance()
-      try p.enter(open)
-      defer { p.leave() }
-      var inner = try p.parsePredicate()
-      try p.expect(.rParen, "to close the parenthesised predicate", opening: open)
-      // Like a parenthesised expression, the node covers its parentheses.
-      inner.range = p.range(from: start)
-      return inner
+    // A memo can only hold this position if an enclosing reading was rewound (see
+    // ``speculation``); an empty memo is not even hashed into.
+    let group: Result<(PredicateSyntax, Int), SyntaxError>
+    if !groupMemo.isEmpty, let known = groupMemo[start] {
+      group = known
+    } else {
+      group = speculate { (p: inout Parser) throws(SyntaxError) in
+        let open = p.advance()
+        try p.enter(open)
+        defer { p.leave() }
+        var inner = try p.parsePredicate()
+        try p.expect(.rParen, "to close the parenthesised predicate", opening: open)
+        // Like a parenthesised expression, the node covers its parentheses.
+        inner.range = p.range(from: start)
+        return inner
+      }
+      if speculation > 0 { groupMemo[start] = group }
     }
     if let limitError { throw limitError }
     let groupError: SyntaxError
@@ -83,8 +110,12 @@ extension Parser {
       return node
     case .failure(let error): groupError = error
     }
-    let comparison = memoized(\.comparisonMemo, at: start) { (p: inout Parser) throws(SyntaxError) in
-      try p.parseComparison()
+    let comparison: Result<(PredicateSyntax, Int), SyntaxError>
+    if !comparisonMemo.isEmpty, let known = comparisonMemo[start] {
+      comparison = known
+    } else {
+      comparison = speculate { (p: inout Parser) throws(SyntaxError) in try p.parseComparison() }
+      if speculation > 0 { comparisonMemo[start] = comparison }
     }
     if let limitError { throw limitError }
     switch comparison {
@@ -96,12 +127,16 @@ extension Parser {
     }
   }
 
-  private mutating func memoized(
-    _ memo: WritableKeyPath<Parser, [Int: Result<(PredicateSyntax, Int), SyntaxError>]>, at start: Int,
-    _ body: (inout Parser) throws(SyntaxError) -> PredicateSyntax
-  ) -> Result<(PredicateSyntax, Int), SyntaxError> {
-    if let known = self[keyPath: memo][start] { return known }
+  /// Runs one reading of the tokens from the cursor and rewinds to where it started,
+  /// returning the result and where the reading ended. The caller memoises the result if
+  /// an enclosing reading is still in progress (``speculation`` > 0): only then can this
+  /// position be read again.
+  private mutating func speculate(_ body: (inout Parser) throws(SyntaxError) -> PredicateSyntax)
+    -> Result<(PredicateSyntax, Int), SyntaxError>
+  {
+    let start = index
     let savedDepth = depth
+    speculation += 1
     let result: Result<(PredicateSyntax, Int), SyntaxError>
     do {
       let node = try body(&self)
@@ -109,9 +144,9 @@ extension Parser {
     } catch {
       result = .failure(error)
     }
+    speculation -= 1
     depth = savedDepth
     index = start
-    self[keyPath: memo][start] = result
     return result
   }
 
@@ -122,12 +157,12 @@ extension Parser {
     let lhs = try parseExpression()
     let (op, options) = try parseOperatorAndOptions(after: lhs, quantified: quantifier != nil)
     let rhs = try parseExpression()
-    return makeComparison(quantifier, lhs, op, options, rhs, negated: negated, start: start)
+    return Self.makeComparison(quantifier, lhs, op, options, rhs, negated: negated, range: range(from: start))
   }
 
   /// `ANY`, `SOME`, `ALL` or `NONE` (`negated`: NOT ANY), and a check that an expression
   /// follows; without a quantifier, a check that a comparison can start here.
-  @inline(never)
+  @inline(__always)
   mutating func parseQuantifier() throws(SyntaxError) -> (Quantifier?, negated: Bool) {
     let quantifier: Quantifier?
     var negated = false
@@ -147,15 +182,15 @@ extension Parser {
         throw expressionExpected(after: q)
       default: break
       }
-      guard startsExpression(current) else { throw expressionExpected(after: q) }
-    } else if !startsExpression(current) {
+      guard Self.startsExpression(current) else { throw expressionExpected(after: q) }
+    } else if !Self.startsExpression(current) {
       throw predicateExpected()
     }
     return (quantifier, negated)
   }
 
   /// The comparison operator and its options, and a check that an operand follows.
-  @inline(never)
+  @inline(__always)
   mutating func parseOperatorAndOptions(after lhs: ExpressionSyntax, quantified: Bool)
     throws(SyntaxError) -> (ComparisonOperator, ComparisonOptions)
   {
@@ -163,19 +198,22 @@ extension Parser {
     guard let op = try parseComparisonOperator() else {
       throw comparisonOperatorExpected(after: lhs, quantified: quantified)
     }
-    let options = try parseOptions(after: opToken)
-    guard startsExpression(current) else { throw expressionExpected(after: opToken) }
+    // Most comparisons have no options: test for the `[` here rather than in a call.
+    let options = isPunct(.lBracket) ? try parseOptions(after: opToken) : []
+    guard Self.startsExpression(current) else { throw expressionExpected(after: opToken) }
     return (op, options)
   }
 
+  /// The comparison node. The operands are `consuming`: they move into the node rather
+  /// than being copied (a retain now and a release when the caller's copies die).
   @inline(never)
-  func makeComparison(
-    _ quantifier: Quantifier?, _ lhs: ExpressionSyntax, _ op: ComparisonOperator,
+  static func makeComparison(
+    _ quantifier: Quantifier?, _ lhs: consuming ExpressionSyntax, _ op: ComparisonOperator,
     _ options: ComparisonOptions,
-    _ rhs: ExpressionSyntax, negated: Bool, start: Int
+    _ rhs: consuming ExpressionSyntax, negated: Bool, range: SourceRange
   ) -> PredicateSyntax {
     let comparison = ComparisonSyntax(quantifier: quantifier, lhs, op, options: options, rhs)
-    let node = PredicateSyntax(.comparison(comparison), range: range(from: start))
+    let node = PredicateSyntax(.comparison(comparison), range: range)
     return negated ? PredicateSyntax(.not(node), range: node.range) : node
   }
 
@@ -204,7 +242,7 @@ extension Parser {
       let previous = tokens[index - 1]
       switch previous.kind {
       case .keyword(.and), .keyword(.or), .keyword(.not), .punct(.andAnd), .punct(.orOr), .punct(.bang):
-        message += " after '\(previous.kind.spelling)'"
+        message += " after '\(spelling(of: previous))'"
       default: break
       }
     }
@@ -222,6 +260,7 @@ extension Parser {
     "operators are == != < <= > >= BETWEEN IN CONTAINS BEGINSWITH ENDSWITH LIKE MATCHES"
 
   /// Rule `comparison-operator`.
+  @inline(__always)
   mutating func parseComparisonOperator() throws(SyntaxError) -> ComparisonOperator? {
     let op: ComparisonOperator
     switch current.kind {
@@ -254,23 +293,22 @@ extension Parser {
   }
 
   /// Rule `options`: `'[' option-letters ']'`, letters `c d n l` in any order and case.
-  mutating func parseOptions(after op: Token) throws(SyntaxError) -> ComparisonOptions {
+  mutating func parseOptions(after op: Lexeme) throws(SyntaxError) -> ComparisonOptions {
     guard isPunct(.lBracket) else { return [] }
     // `[` after an operator is always an option list: the language has no array literal.
     let open = advance()
     var options: ComparisonOptions = []
     switch current.kind {
-    case .identifier(let letters, escaped: false):
-      for letter in letters.lowercased() {
-        switch letter {
-        case "c": options.insert(.caseInsensitive)
-        case "d": options.insert(.diacriticInsensitive)
-        case "n": options.insert(.normalized)
-        case "l": options.insert(.localeSensitive)
-        default:
-          throw SyntaxError(
-            "unknown option '\(letter)' for \(op.kind.spelling)", at: current.range,
-            hint: "options are c (case), d (diacritics), n (normalized), l (locale), as in [cd]")
+    case .identifier(escaped: false):
+      // The letters are read from the source bytes; any other byte is an error, named by
+      // `unknownOption`.
+      for i in current.range.start..<current.range.end {
+        switch source[i] | 0x20 {
+        case UInt8(ascii: "c"): options.insert(.caseInsensitive)
+        case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
+        case UInt8(ascii: "n"): options.insert(.normalized)
+        case UInt8(ascii: "l"): options.insert(.localeSensitive)
+        default: throw unknownOption(after: op)
         }
       }
       _ = advance()
@@ -286,6 +324,15 @@ extension Parser {
     }
     try expect(.rBracket, "after the options", opening: open)
     return options
+  }
+
+  /// "unknown option 'x' for OP", naming the first letter (in lower case) that is not an option.
+  @inline(never)
+  func unknownOption(after op: Lexeme) -> SyntaxError {
+    let letter = name(of: current).lowercased().first { !"cdnl".contains($0) } ?? "?"
+    return SyntaxError(
+      "unknown option '\(letter)' for \(spelling(of: op))", at: current.range,
+      hint: "options are c (case), d (diacritics), n (normalized), l (locale), as in [cd]")
   }
 
   private func lhsText(_ e: ExpressionSyntax) -> String {

@@ -4,8 +4,9 @@ extension Parser {
   ///
   /// This function stays on the stack while nested expressions are parsed, so it only
   /// dispatches; the work is done in the functions it calls.
+  @inline(__always)
   mutating func parsePrimary() throws(SyntaxError) -> ExpressionSyntax {
-    switch primaryForm() {
+    switch Self.primaryForm(current, next: peek()) {
     case .parenthesized: return try parseParenthesizedExpression()
     case .aggregate: return try parseAggregate()
     case .subquery: return try parseSubquery()
@@ -17,16 +18,16 @@ extension Parser {
 
   enum PrimaryForm { case parenthesized, aggregate, subquery, cast, call, simple }
 
-  /// Which kind of primary expression starts at the cursor.
-  @inline(never)
-  func primaryForm() -> PrimaryForm {
-    switch current.kind {
+  /// Which kind of primary expression starts with `token`, followed by `next`.
+  @inline(__always)
+  static func primaryForm(_ token: Lexeme, next: Lexeme) -> PrimaryForm {
+    switch token.kind {
     case .punct(.lParen): return .parenthesized
     case .punct(.lBrace): return .aggregate
     case .keyword(.subquery): return .subquery
     case .keyword(.cast): return .cast
-    case .identifier(_, escaped: false):
-      if case .punct(let p) = peek().kind, p == .lParen || p == .colon { return .call }
+    case .identifier(escaped: false):
+      if case .punct(let p) = next.kind, p == .lParen || p == .colon { return .call }
       return .simple
     default: return .simple
     }
@@ -36,7 +37,9 @@ extension Parser {
   mutating func parseParenthesizedExpression() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
     // A memoised result is reused only if it stays within the depth limit from here.
-    if let known = expressionMemo[start], depth + known.height <= options.limits.maxNestingDepth {
+    if !expressionMemo.isEmpty, let known = expressionMemo[start],
+      depth + known.height <= options.limits.maxNestingDepth
+    {
       index = known.end
       deepest = max(deepest, depth + known.height)
       return known.node
@@ -51,7 +54,8 @@ extension Parser {
     var inner = try parseExpression()
     try expect(.rParen, "to close the parenthesised expression", opening: open)
     inner.range = range(from: start)
-    expressionMemo[start] = (inner, index, deepest - entryDepth)
+    // Only a reading of a predicate-level `(` can come back here (see `speculation`).
+    if speculation > 0 { expressionMemo[start] = (inner, index, deepest - entryDepth) }
     return inner
   }
 
@@ -60,7 +64,6 @@ extension Parser {
   @inline(never)
   mutating func parseSimplePrimary() throws(SyntaxError) -> ExpressionSyntax {
     let token = current
-    let start = index
     switch token.kind {
     case .integer(let v):
       _ = advance()
@@ -71,30 +74,30 @@ extension Parser {
     case .integerMinMagnitude:
       _ = advance()
       return ExpressionSyntax(.constant(.double(9_223_372_036_854_775_808)), range: token.range)
-    case .string(let s):
+    case .string:
       _ = advance()
-      return ExpressionSyntax(.constant(.string(s)), range: token.range)
-    case .variable(let name):
+      return ExpressionSyntax(.constant(.string(stringValue(of: token))), range: token.range)
+    case .variable:
       _ = advance()
-      return ExpressionSyntax(.variable(name), range: token.range)
-    case .specifier(let specifier):
+      return ExpressionSyntax(.variable(variableName(of: token)), range: token.range)
+    case .specifier(let ordinal):
       _ = advance()
-      return try bind(specifier, token: token, ordinal: argumentOrdinal[start] ?? 0)
+      return try bind(specifier(of: token), token: token, ordinal: ordinal)
     case .percentLiteral:
       throw SyntaxError(
         "'%%' is a literal percent sign, which has no meaning outside a string", at: token.range,
         hint: "write it inside quotes, as in '100%'")
     case .keyword(let k):
       return try parseKeywordPrimary(k, token: token)
-    case .identifier(let name, _):
+    case .identifier:
       _ = advance()
-      return ExpressionSyntax(.keyPath(base: nil, keys: [name]), range: token.range)
+      return ExpressionSyntax(.keyPath(base: nil, keys: [name(of: token)]), range: token.range)
     default:
       throw expressionExpected(after: nil)
     }
   }
 
-  mutating func parseKeywordPrimary(_ k: Keyword, token: Token) throws(SyntaxError) -> ExpressionSyntax {
+  mutating func parseKeywordPrimary(_ k: Keyword, token: Lexeme) throws(SyntaxError) -> ExpressionSyntax {
     switch k {
     case .self_:
       _ = advance()
@@ -149,7 +152,8 @@ extension Parser {
   /// also the special forms `FUNCTION(…)` and `TERNARY(…)`.
   mutating func parseCall() throws(SyntaxError) -> ExpressionSyntax {
     let start = index
-    guard case .identifier(let name, _) = current.kind else { preconditionFailure("parseCall at a non-name") }
+    guard case .identifier = current.kind else { preconditionFailure("parseCall at a non-name") }
+    let name = name(of: current)
     let selector = parseSelector(name: name)
     let nameRange = range(from: start)
     if selector == nil, name.utf8.count == 8, name.uppercased() == "FUNCTION" {
@@ -175,8 +179,8 @@ extension Parser {
     guard isPunct(.colon) else { return nil }
     var s = name + ":"
     _ = advance()
-    while case .identifier(let part, escaped: false) = current.kind, case .punct(.colon) = peek().kind {
-      s += part + ":"
+    while case .identifier(escaped: false) = current.kind, case .punct(.colon) = peek().kind {
+      s += self.name(of: current) + ":"
       _ = advance()
       _ = advance()
     }
@@ -246,7 +250,7 @@ extension Parser {
   }
 
   /// Rule `arguments`: `[ expression (',' expression)* ] ')'`, after the `(`.
-  mutating func parseArguments(open: Token) throws(SyntaxError) -> [ExpressionSyntax] {
+  mutating func parseArguments(open: Lexeme) throws(SyntaxError) -> [ExpressionSyntax] {
     try enter(open)
     defer { leave() }
     var arguments: [ExpressionSyntax] = []
@@ -315,8 +319,8 @@ extension Parser {
     defer { leave() }
     let collection = try parseExpression()
     try expect(.comma, "after the collection of SUBQUERY", hint: Self.subqueryForm)
-    guard case .variable(let variable) = current.kind else { throw subqueryVariableExpected() }
-    _ = advance()
+    guard case .variable = current.kind else { throw subqueryVariableExpected() }
+    let variable = variableName(of: advance())
     try expect(.comma, "after the variable of SUBQUERY", hint: Self.subqueryForm)
     let predicate = try parsePredicate()
     try expect(.rParen, "to close SUBQUERY", opening: open)
@@ -356,11 +360,10 @@ extension Parser {
   mutating func parseStringOperand(_ what: String) throws(SyntaxError) -> String {
     let token = current
     switch token.kind {
-    case .string(let s):
+    case .string:
       _ = advance()
-      return s
-    case .specifier(.object):
-      let ordinal = argumentOrdinal[index] ?? 0
+      return stringValue(of: token)
+    case .specifier(let ordinal) where specifier(of: token) == .object:
       let value = try bind(.object, token: advance(), ordinal: ordinal)
       if case .constant(.string(let s)) = value.kind { return s }
       if case .constant(let other) = value.kind {

@@ -5,46 +5,61 @@
 /// The one place the grammar is not LL(1) is a `(` at the start of a predicate, which may
 /// open a parenthesised predicate or a parenthesised expression (`(2 + 3) * 4 == 20`): both
 /// readings are tried and memoised by position, so parsing stays linear in the input.
-struct Parser {
-  let tokens: [Token]
+///
+/// Speed (a typical predicate parses in a microsecond or two, so small costs add up):
+/// - Tokens are ``Lexeme``s, trivial values; names and strings become `String`s only when
+///   a node is built.
+/// - A call from a `mutating` method to a non-mutating one that is not inlined copies the
+///   whole parser first (a `memcpy` of this struct). Helpers on hot paths are therefore
+///   `@inline(__always)` or `static` functions of the tokens they look at. The parser is
+///   also noncopyable, which removes such copies from debug builds, where each one took
+///   stack space in every recursive frame (about a quarter of the stack at the nesting
+///   limit).
+/// - Functions that only dispatch (`parseNegation`, `parseUnary`, `parsePostfix`, …) and
+///   the pieces split out of recursive functions (`parseQuantifier`, …) are
+///   `@inline(__always)`: optimised builds fold them into their callers, while debug
+///   builds, which ignore the attribute, keep the small separate frames that bound their
+///   stack use at the nesting limit.
+struct Parser: ~Copyable {
+  let tokens: [Lexeme]
   let arguments: [SiftValue]
   let options: ParseOptions
+  /// The text being parsed (valid for the parse only): names and strings are read from it
+  /// when nodes are built, and positions are named from it in hints.
+  let source: UnsafeBufferPointer<UInt8>
   var index = 0
   var depth = 0
-  /// Ordinal of each format specifier token, so backtracking never has to rewind arguments.
-  let argumentOrdinal: [Int: Int]
   var specifierCount: Int
   /// Results of the two readings of a `(` at a predicate's start, by token index.
-  var groupMemo: [Int: Result<(PredicateSyntax, Int), SyntaxError>] = [:]
-  var comparisonMemo: [Int: Result<(PredicateSyntax, Int), SyntaxError>] = [:]
+  /// (The memos start as `Dictionary()`, not `[:]`: the literal goes through
+  /// `init(dictionaryLiteral:)` at run time, on every parse.)
+  var groupMemo = [Int: Result<(PredicateSyntax, Int), SyntaxError>]()
+  var comparisonMemo = [Int: Result<(PredicateSyntax, Int), SyntaxError>]()
   /// Parenthesised expressions already parsed, by the token index of their `(`: the node,
   /// the index after the `)`, and how many nesting levels the parse went below its start.
   /// The comparison reading of a predicate-level `(` re-reads the expressions that failed
   /// group readings left behind; this keeps `((((a)))) == 1` linear.
-  var expressionMemo: [Int: (node: ExpressionSyntax, end: Int, height: Int)] = [:]
+  var expressionMemo = [Int: (node: ExpressionSyntax, end: Int, height: Int)]()
+  /// How many readings of a predicate-level `(` are in progress. Only such a reading ever
+  /// rewinds the cursor, so only what is parsed inside one can be read twice: results are
+  /// memoised only then, and a parse without such a `(` touches no dictionary at all.
+  var speculation = 0
   /// The deepest nesting reached since the last reset (for ``expressionMemo``).
   var deepest = 0
   /// Tokens consumed, counting re-reads after backtracking (a measure of parsing work).
   var advances = 0
   /// A limit error ends the parse at once; backtracking must not hide it.
   var limitError: SyntaxError?
-  /// The text being parsed (valid for the parse only), to name positions in hints.
-  var source = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
-  init(tokens: [Token], arguments: [SiftValue], options: ParseOptions) {
+  init(
+    tokens: [Lexeme], specifierCount: Int, source: UnsafeBufferPointer<UInt8>, arguments: [SiftValue],
+    options: ParseOptions
+  ) {
     self.tokens = tokens
+    self.specifierCount = specifierCount
+    self.source = source
     self.arguments = arguments
     self.options = options
-    var ordinal: [Int: Int] = [:]
-    var n = 0
-    for (i, token) in tokens.enumerated() {
-      if case .specifier = token.kind {
-        ordinal[i] = n
-        n += 1
-      }
-    }
-    argumentOrdinal = ordinal
-    specifierCount = n
   }
 
   /// Rule `format-string`: one predicate, then the end of the input.
@@ -73,30 +88,63 @@ struct Parser {
     return predicate
   }
 
-  var current: Token { tokens[index] }
+  var current: Lexeme {
+    @inline(__always) get { tokens[index] }
+  }
 
-  func peek(_ offset: Int = 1) -> Token {
+  @inline(__always)
+  func peek(_ offset: Int = 1) -> Lexeme {
     tokens[min(index + offset, tokens.count - 1)]
   }
 
-  mutating func advance() -> Token {
+  @inline(__always)
+  mutating func advance() -> Lexeme {
     advances += 1
     let token = tokens[index]
     if index < tokens.count - 1 { index += 1 }
     return token
   }
 
+  /// The name an identifier token spells (without the `#` of `#word`).
+  @inline(__always)
+  func name(of token: Lexeme) -> String {
+    let start = if case .identifier(escaped: true) = token.kind { token.range.start + 1 } else { token.range.start }
+    return sourceText(start, token.range.end)
+  }
+
+  /// The name of a `$variable` token, without the `$` (or `$#`).
+  @inline(__always)
+  func variableName(of token: Lexeme) -> String {
+    sourceText(Lexer.variableNameStart(source, range: token.range), token.range.end)
+  }
+
+  /// The conversion of a format specifier token: its last byte.
+  @inline(__always)
+  func specifier(of token: Lexeme) -> FormatSpecifier {
+    FormatSpecifier(conversion: source[token.range.end - 1])
+  }
+
+  /// The value of a string literal token.
+  @inline(__always)
+  func stringValue(of token: Lexeme) -> String {
+    guard case .string(let escaped) = token.kind else { preconditionFailure("not a string token") }
+    return Lexer.stringValue(source, range: token.range, escaped: escaped)
+  }
+
   /// The range from the start of token `from` to the end of the last consumed token.
+  @inline(__always)
   func range(from start: Int) -> SourceRange {
     let last = max(start, index - 1)
     return tokens[start].range.union(tokens[last].range)
   }
 
+  @inline(__always)
   func isPunct(_ p: Punct) -> Bool {
     if case .punct(p) = current.kind { return true }
     return false
   }
 
+  @inline(__always)
   func isKeyword(_ k: Keyword) -> Bool {
     if case .keyword(k) = current.kind { return true }
     return false
@@ -110,17 +158,17 @@ struct Parser {
 
   /// Consumes `p` or throws "expected 'p' <context>". For a closing bracket pass the
   /// `opening` token, named in the hint by line and column; otherwise an optional `hint`.
-  mutating func expect(_ p: Punct, _ context: StaticString, opening: Token? = nil, hint: StaticString? = nil)
+  mutating func expect(_ p: Punct, _ context: StaticString, opening: Lexeme? = nil, hint: StaticString? = nil)
     throws(SyntaxError)
   {
     guard accept(p) else { throw expected(p, "\(context)", opening: opening, hint: hint.map { "\($0)" }) }
   }
 
   @inline(never)
-  func expected(_ p: Punct, _ context: String, opening: Token?, hint: String?) -> SyntaxError {
+  func expected(_ p: Punct, _ context: String, opening: Lexeme?, hint: String?) -> SyntaxError {
     var hint = hint
     if let opening {
-      hint = "to match the '\(opening.kind.spelling)' at \(location(of: opening.range.start))"
+      hint = "to match the '\(spelling(of: opening))' at \(location(of: opening.range.start))"
     }
     return SyntaxError(
       "expected '\(p.rawValue)' \(context), found \(describe(current))", at: current.range, hint: hint)
@@ -157,7 +205,7 @@ struct Parser {
 
   /// Enters one level of nesting at `opening` (a bracket, prefix operator or `:=`); throws,
   /// pointing at it, once the configured depth is exceeded.
-  mutating func enter(_ opening: Token) throws(SyntaxError) {
+  mutating func enter(_ opening: Lexeme) throws(SyntaxError) {
     depth += 1
     if depth > deepest { deepest = depth }
     if depth > options.limits.maxNestingDepth { throw nestingLimitError(at: opening.range) }
@@ -175,19 +223,29 @@ struct Parser {
 
   mutating func leave() { depth -= 1 }
 
-  func describe(_ token: Token) -> String {
+  func describe(_ token: Lexeme) -> String {
     switch token.kind {
     case .end: "end of input"
-    case .identifier(let name, _): "'\(name)'"
+    case .identifier: "'\(name(of: token))'"
     case .keyword(let k): "keyword \(k.rawValue)"
     case .integer(let v): "number \(v)"
     case .integerMinMagnitude: "number 9223372036854775808"
     case .double(let v): "number \(v)"
-    case .string(let s): "string " + Self.quoted(s)
-    case .variable(let v): "variable $\(v)"
+    case .string: "string " + Self.quoted(stringValue(of: token))
+    case .variable: "variable $\(variableName(of: token))"
     case .specifier: "format specifier"
     case .percentLiteral: "'%%'"
     case .punct(let p): "'\(p.rawValue)'"
+    }
+  }
+
+  /// How `token` is written, for messages.
+  func spelling(of token: Lexeme) -> String {
+    switch token.kind {
+    case .punct(let p): p.rawValue
+    case .keyword(let k): k.rawValue
+    case .identifier: name(of: token)
+    default: "token"
     }
   }
 
@@ -198,18 +256,6 @@ struct Parser {
       s.unicodeScalars.count > 24 ? String(s.unicodeScalars.prefix(20)) : s, to: &out)
     if s.unicodeScalars.count > 24 { out.insert(contentsOf: "…", at: out.index(before: out.endIndex)) }
     return out
-  }
-}
-
-extension Token.Kind {
-  /// How the token is written, for messages.
-  var spelling: String {
-    switch self {
-    case .punct(let p): p.rawValue
-    case .keyword(let k): k.rawValue
-    case .identifier(let n, _): n
-    default: "token"
-    }
   }
 }
 
@@ -289,9 +335,9 @@ extension PredicateSyntax {
         at: SourceRange(start: options.limits.maxInputLength, end: bytes.count),
         hint: "the limit is SyntaxLimits.maxInputLength")
     }
-    let tokens = try Lexer.tokenize(bytes)
-    var parser = Parser(tokens: tokens, arguments: arguments, options: options)
-    parser.source = bytes
+    let (tokens, specifierCount) = try Lexer.lex(bytes)
+    var parser = Parser(
+      tokens: tokens, specifierCount: specifierCount, source: bytes, arguments: arguments, options: options)
     defer { work = parser.advances }
     return try parser.parseFormatString()
   }

@@ -306,12 +306,14 @@ struct RandomCaseGenerator {
       return "\(collection()) == \(collection())"
     case 14:
       let n = rng.int(0...10)
-      return "SUBQUERY(\(collection()), $e, $e \(rng.pick(["<", ">", "==", "!="])) \(n)).@count \(rng.pick(["==", ">", "<="])) \(rng.int(0...3))"
+      return
+        "SUBQUERY(\(collection()), $e, $e \(rng.pick(["<", ">", "==", "!="])) \(n)).@count \(rng.pick(["==", ">", "<="])) \(rng.int(0...3))"
     case 15:
       let f = rng.pick(["mode(nums)", "items.@distinctUnionOfObjects.price", "nested.list.v", "tags"])
       return "\(f) \(rng.pick(["==", "!="])) {\(numeric(depth: 0)), \(numeric(depth: 0))}"
     case 16:
-      return "CAST(\(rng.pick(["when", "a", "0", "100.5"])), 'NSDate') \(rng.pick(["<", ">=", "=="])) CAST(\(rng.int(0...1000)), 'NSDate')"
+      return
+        "CAST(\(rng.pick(["when", "a", "0", "100.5"])), 'NSDate') \(rng.pick(["<", ">=", "=="])) CAST(\(rng.int(0...1000)), 'NSDate')"
     case 17:
       let name = "s"
       let text = "($\(name) := \(string(depth: 0))) \(rng.pick(["==", "BEGINSWITH", "CONTAINS[c]"])) \(stringLiteral())"
@@ -320,7 +322,8 @@ struct RandomCaseGenerator {
     case 18:
       return "\(numeric(depth: d)) \(rng.pick(["==", "<"])) \(string(depth: 0))"
     default:
-      return "\(rng.pick(["nums", "tags", "items", "nested", "grid"]))[\(rng.pick(["0", "1", "2", "-1", "LAST", "SIZE", "'x'", "1.0"]))] \(rng.pick(["==", "!="])) \(rng.chance(50) ? numeric(depth: 0) : "nil")"
+      return
+        "\(rng.pick(["nums", "tags", "items", "nested", "grid"]))[\(rng.pick(["0", "1", "2", "-1", "LAST", "SIZE", "'x'", "1.0"]))] \(rng.pick(["==", "!="])) \(rng.chance(50) ? numeric(depth: 0) : "nil")"
     }
   }
 }

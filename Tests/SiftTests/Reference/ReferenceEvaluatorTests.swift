@@ -685,19 +685,21 @@ struct ReferenceEvaluatorTests {
 
   struct Boom: Error {}
 
-  static var registered: [String: ([SiftValue]) throws -> SiftValue] { [
-    "shout": { args in
-      guard case .string(let s) = args[0] else { return .null }
-      return .string(s.uppercased() + "!")
-    },
-    "add": { args in
-      var total = 0
-      for case .int(let i) in args { total += i }
-      return .int(total)
-    },
-    "fail": { _ in throw EvaluationError(.invalidArgument, "no") },
-    "boom": { _ in throw Boom() },
-  ] }
+  static var registered: [String: ([SiftValue]) throws -> SiftValue] {
+    [
+      "shout": { args in
+        guard case .string(let s) = args[0] else { return .null }
+        return .string(s.uppercased() + "!")
+      },
+      "add": { args in
+        var total = 0
+        for case .int(let i) in args { total += i }
+        return .int(total)
+      },
+      "fail": { _ in throw EvaluationError(.invalidArgument, "no") },
+      "boom": { _ in throw Boom() },
+    ]
+  }
 
   static let custom: [RefRow] = [
     refRow("FUNCTION(name, 'shout') == 'ALICE!'", .t),

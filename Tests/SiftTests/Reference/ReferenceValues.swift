@@ -179,7 +179,8 @@ extension Ref {
         case .null: return .null
         case .array(let a): return .int(a.count)
         case .dictionary(let d): return .int(d.count)
-        default: throw EvaluationError(.typeMismatch, "@count needs an array or dictionary, not a \(v.kindName)", at: range)
+        default:
+          throw EvaluationError(.typeMismatch, "@count needs an array or dictionary, not a \(v.kindName)", at: range)
         }
       }
       if numericOperators.contains(key) || objectUnions.contains(key) || arrayUnions.contains(key) {
@@ -300,7 +301,8 @@ extension Ref {
     case (.size, .dictionary(let d)): return .int(d.count)
     case (.expression, .array(let a)):
       guard case .int(let n) = i else {
-        throw EvaluationError(.typeMismatch, "an array index must be an integer, not a \(i?.kindName ?? "?")", at: range)
+        throw EvaluationError(
+          .typeMismatch, "an array index must be an integer, not a \(i?.kindName ?? "?")", at: range)
       }
       guard n >= 0, n < a.count else {
         throw EvaluationError(.indexOutOfRange, "index \(n) is outside an array of \(a.count)", at: range)
@@ -308,7 +310,8 @@ extension Ref {
       return a[n]
     case (.expression, .dictionary(let d)):
       guard case .string(let key) = i else {
-        throw EvaluationError(.typeMismatch, "a dictionary index must be a string, not a \(i?.kindName ?? "?")", at: range)
+        throw EvaluationError(
+          .typeMismatch, "a dictionary index must be a string, not a \(i?.kindName ?? "?")", at: range)
       }
       return lookup(d, key) ?? .null
     default:
