@@ -1,7 +1,12 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A constant set of strings for `x IN {…}` / `x IN %@`, prepared at compile time.
 ///
-/// Up to `linearLimit` strings are scanned linearly with ``StringNeedle`` (length check
-/// then bytes: cheaper than hashing for a handful of ids). Larger sets hash the UTF-8
+/// Up to `linearLimit` strings are scanned linearly (length check then bytes: cheaper than
+/// hashing for a handful of ids): as plain UTF-8 byte arrays without options, as
+/// ``StringNeedle``s with `[c]`/`[d]`. Larger sets hash the UTF-8
 /// bytes into an open-addressing table; with `[c]`/`[d]` the subject is folded first.
 /// Equality is NSPredicate's literal equality, so bytes (not `String ==`, which is
 /// canonical equivalence) are compared.
@@ -9,6 +14,9 @@ struct StringSet: Sendable {
   static let linearLimit = 8
 
   let options: ComparisonOptions
+  /// Small sets without folding options.
+  let literals: [[UInt8]]
+  /// Small sets with `[c]`/`[d]`.
   let needles: [StringNeedle]
   let entries: [[UInt8]]
   let slots: [Int32]
@@ -18,12 +26,14 @@ struct StringSet: Sendable {
     self.options = options
     let folding = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
     if strings.count <= Self.linearLimit {
-      needles = strings.map { StringNeedle($0, options: options) }
+      literals = folding ? [] : strings.map { Array($0.utf8) }
+      needles = folding ? strings.map { StringNeedle($0, options: options) } : []
       entries = []
       slots = []
       mask = 0
       return
     }
+    literals = []
     needles = []
     var unique: [[UInt8]] = []
     var seen = Set<[UInt8]>()
@@ -44,7 +54,7 @@ struct StringSet: Sendable {
     mask = size - 1
   }
 
-  var count: Int { needles.isEmpty ? entries.count : needles.count }
+  var count: Int { literals.count + needles.count + entries.count }
 
   /// FNV-1a over the bytes; the table is built and probed in one process, so a fixed
   /// seed is fine and keeps lookups allocation-free.
@@ -56,12 +66,28 @@ struct StringSet: Sendable {
   }
 
   func contains(_ s: String) -> Bool {
+    if !literals.isEmpty {
+      if let found = s.utf8.withContiguousStorageIfAvailable({ containsLiteral($0) }) { return found }
+      var copy = s
+      return copy.withUTF8 { containsLiteral($0) }
+    }
     if !needles.isEmpty || entries.isEmpty {
       for needle in needles where needle.isEqual(to: s) { return true }
       return false
     }
     // Folded bytes without building a String: no allocation per lookup.
     return StringSemantics.withFoldedUTF8(s, options) { lookup($0) }
+  }
+
+  private func containsLiteral(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for literal in literals where literal.count == bytes.count {
+      if literal.withUnsafeBufferPointer({ l in
+        l.isEmpty || memcmp(l.baseAddress!, bytes.baseAddress!, l.count) == 0
+      }) {
+        return true
+      }
+    }
+    return false
   }
 
   private func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
