@@ -23,14 +23,7 @@ enum CasesCommand {
       }
       throw UsageError(message: "unknown argument \(arg) for sift cases")
     }
-    var reader = LineReader(fd: 0)
-    let ok = reader.forEachLine { line, _ in
-      Console.out.writeLine(answer(line))
-      return !Console.out.closed
-    }
-    Console.out.flush()
-    if !ok { Console.error("sift cases: error reading standard input") }
-    return ok ? .success : .failure
+    return JSONLinesStream.answerEachLine(command: "cases", answer)
   }
 
   static func answer(_ line: UnsafeBufferPointer<UInt8>) -> String {

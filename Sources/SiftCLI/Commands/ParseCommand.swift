@@ -60,14 +60,7 @@ enum ParseCommand {
   }
 
   static func runJSONLines() -> ExitCode {
-    var reader = LineReader(fd: 0)
-    let ok = reader.forEachLine { line, _ in
-      Console.out.writeLine(answer(line))
-      return !Console.out.closed
-    }
-    Console.out.flush()
-    if !ok { Console.error("sift parse: error reading standard input") }
-    return ok ? .success : .failure
+    JSONLinesStream.answerEachLine(command: "parse", answer)
   }
 
   /// One output record for one input line.

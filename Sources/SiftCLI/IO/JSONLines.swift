@@ -109,3 +109,18 @@ enum CLIArguments {
     return values
   }
 }
+
+/// The JSON Lines loop shared by `sift parse --jsonl` and `sift cases`: one answer line
+/// per input line, in order, until the input ends or the reader of the output goes away.
+enum JSONLinesStream {
+  static func answerEachLine(command: String, _ answer: (UnsafeBufferPointer<UInt8>) -> String) -> ExitCode {
+    var reader = LineReader(fd: 0)
+    let ok = reader.forEachLine { line, _ in
+      Console.out.writeLine(answer(line))
+      return !Console.out.closed
+    }
+    Console.out.flush()
+    if !ok { Console.error("sift \(command): error reading standard input") }
+    return ok ? .success : .failure
+  }
+}
