@@ -100,6 +100,14 @@ import Testing
     }
   }
 
+  @Test func dictionaryKeysMatchByteForByte() throws {
+    let decomposed: SiftValue = .dictionary(["cafe\u{301}": 1])
+    let precomposedKey = try SiftPredicate(format: "%K == 1", arguments: ["caf\u{e9}"])
+    let decomposedKey = try SiftPredicate(format: "%K == 1", arguments: ["cafe\u{301}"])
+    #expect(try precomposedKey.evaluate(with: decomposed) == false)
+    #expect(try decomposedKey.evaluate(with: decomposed) == true)
+  }
+
   @Test func variables() throws {
     let p = try SiftPredicate(format: "age > $min")
     #expect(try p.evaluate(with: ["age": 5], variables: ["min": 3]) == true)

@@ -4,7 +4,7 @@ extension Semantics {
   static func value(forKey key: String, in base: SiftValue) throws(EvaluationError) -> SiftValue {
     if key == "self" { return base }
     switch base {
-    case .dictionary(let d): return d[key] ?? .null
+    case .dictionary(let d): return d.literalValue(forKey: key) ?? .null
     case .null: return .null
     case .array(let elements):
       var out: [SiftValue] = []
@@ -110,7 +110,7 @@ extension Semantics {
       guard case .string(let key) = index else {
         throw typeError("a dictionary key must be a string, not a \(index.kindName)")
       }
-      return d[key] ?? .null
+      return d.literalValue(forKey: key) ?? .null
     default:
       throw typeError("cannot index a \(base.kindName)")
     }

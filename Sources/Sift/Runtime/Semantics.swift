@@ -51,7 +51,7 @@ enum Semantics {
     case (.dictionary(let x), .dictionary(let y)):
       guard x.count == y.count else { return false }
       for (k, v) in x {
-        guard let w = y[k], equal(v, w, options) else { return false }
+        guard let w = y.literalValue(forKey: k), equal(v, w, options) else { return false }
       }
       return true
     default:

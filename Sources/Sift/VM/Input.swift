@@ -7,7 +7,7 @@ enum Input {
   @inline(__always)
   func root(_ key: String) -> SiftValue {
     switch self {
-    case .value(.dictionary(let d)): return d[key] ?? .null
+    case .value(.dictionary(let d)): return d.literalValue(forKey: key) ?? .null
     case .value(let v): return (try? Semantics.value(forKey: key, in: v)) ?? .null
     case .object(let o): return o.siftValue(forKey: key) ?? .null
     case .record(let r): return r[key] ?? .null
