@@ -32,7 +32,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     var syntax = try PredicateSyntax(parsing: format, arguments: arguments, options: options.parse)
     if !substitutions.isEmpty { syntax = syntax.substitutingVariables(substitutions) }
     do {
-      program = try Compiler.compile(syntax, schema: options.schema, functionNames: [])
+      program = try Compiler.compile(syntax, schema: options.schema)
     } catch {
       throw PredicateSyntaxError(error, source: format)
     }

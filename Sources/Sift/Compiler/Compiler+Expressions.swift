@@ -82,7 +82,7 @@ extension Compiler {
       emit(.cast, a: r, b: r, c: name(type), range: range)
     case .subquery(let collection, let variable, let body):
       try expression(collection, into: r)
-      var inner = Compiler(schema: schema, functionNames: functionNames)
+      var inner = Compiler(schema: schema)
       try inner.predicate(ConstantFolder.fold(body))
       inner.emit(.ret, range: body.range)
       inner.program.registerCount = max(1, inner.program.registerCount)

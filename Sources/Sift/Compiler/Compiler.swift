@@ -4,17 +4,15 @@
 struct Compiler {
   var program = Program()
   let schema: SiftSchema?
-  let functionNames: [String]
   var nextRegister = 0
 
-  init(schema: SiftSchema?, functionNames: [String]) {
+  init(schema: SiftSchema?) {
     self.schema = schema
-    self.functionNames = functionNames
     program.code.reserveCapacity(32)
     program.ranges.reserveCapacity(32)
   }
 
-  static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?, functionNames: [String])
+  static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?)
     throws(SyntaxError) -> Program
   {
     // Constant patterns are checked before folding, so an invalid one is reported even
@@ -25,7 +23,7 @@ struct Compiler {
       try checkConstantPatterns(predicate)
       folded = ConstantFolder.fold(predicate)
     }
-    var compiler = Compiler(schema: schema, functionNames: functionNames)
+    var compiler = Compiler(schema: schema)
     try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
     var program = compiler.program

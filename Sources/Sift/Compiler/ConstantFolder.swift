@@ -56,17 +56,14 @@ enum ConstantFolder {
   /// constant drops everything after it (those operands would never run).
   private static func compound(_ operands: [PredicateSyntax], isAnd: Bool, range: SourceRange) -> PredicateSyntax {
     var kept: [PredicateSyntax] = []
-    var decided = false
     for operand in operands {
       if case .constant(let b) = operand.kind {
         if b == isAnd { continue }
         kept.append(operand)
-        decided = true
         break
       }
       kept.append(operand)
     }
-    _ = decided
     if kept.isEmpty { return PredicateSyntax(.constant(isAnd), range: range) }
     if kept.count == 1 { return kept[0] }
     return PredicateSyntax(isAnd ? .and(kept) : .or(kept), range: range)

@@ -87,10 +87,4 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
   static func lookup(callName: String, arity: Int) -> BuiltinFunction? {
     allCases.first { $0.callName == callName && $0.arity == arity }
   }
-
-  /// Whether any built-in function has this call name (to tell a wrong argument count
-  /// from an unknown name).
-  static func isKnown(callName: String) -> Bool {
-    allCases.contains { $0.callName == callName }
-  }
 }
