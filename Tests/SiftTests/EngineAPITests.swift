@@ -147,6 +147,15 @@ import Testing
     let large: SiftValue = ["xs": .array((0..<101).map { .int($0) })]
     #expect(try p.evaluate(with: small) == true)
     #expect(throws: EvaluationError.self) { try p.evaluate(with: large) }
+    // ANY/ALL through the generic comparison count against the same budget.
+    let any = try SiftPredicate(format: "ANY xs > 1000", options: options)
+    #expect(try any.evaluate(with: small) == false)
+    do {
+      _ = try any.evaluate(with: large)
+      Issue.record("expected the step budget to run out")
+    } catch {
+      #expect(error.kind == .limitExceeded)
+    }
   }
 
   @Test func concurrentEvaluation() async throws {

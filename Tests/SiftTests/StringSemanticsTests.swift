@@ -3,18 +3,10 @@ import Testing
 
 @testable import Sift
 
-/// A small deterministic generator (SplitMix64) for the property tests.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The property tests draw from the same SplitMix64 generator as the random cases.
+typealias SeededGenerator = SplitMix64
+
+extension SplitMix64: RandomNumberGenerator {}
 
 /// Random strings mixing ASCII, accented letters (precomposed and decomposed), ß, Turkish İ/ı,
 /// Greek, Cyrillic, emoji, full-width letters and stray combining marks.

@@ -80,7 +80,12 @@ enum Machine {
       case .compare:
         let d = program.comparisons[i.c]
         if let q = d.quantifier {
-          flag = try Semantics.quantified(q, R[i.a], d.op, R[i.b], d.options)
+          // The same loop as the specialised instructions, so every ANY/ALL is charged
+          // against the step budget.
+          let rhs = R[i.b]
+          flag = try quantified(R[i.a], q == .any ? 1 : 2, &env) { (v) throws(EvaluationError) in
+            try Semantics.compare(v, d.op, rhs, d.options)
+          }
         } else {
           flag = try Semantics.compare(R[i.a], d.op, R[i.b], d.options)
         }
