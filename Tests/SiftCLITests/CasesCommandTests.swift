@@ -45,10 +45,9 @@ extension SiftCLITests {
       #expect(
         r.stdout == """
           predicate: SELF IN {"a", "b"}
-          registers: 1
-             0  loadSelf r0                                  ; 0..<4
-             1  inStrings r0, set0                           ; 0..<10
-             2  ret                                          ; 0..<10
+          registers: 0
+             0  inStrings SELF, set0                         ; 0..<10
+             1  ret                                          ; 0..<10
           comparisons:
             [0] IN
           string sets:

@@ -30,7 +30,13 @@ import Testing
     let c = try #require(Self.cases.first { $0.name == name })
     let predicate = try SiftPredicate(format: c.format, arguments: c.arguments)
     let actual = "predicate: \(predicate.predicateFormat)\n\(predicate.bytecodeListing)\n"
-    let expected = try String(contentsOf: Self.directory.appendingPathComponent("\(name).txt"), encoding: .utf8)
+    let file = Self.directory.appendingPathComponent("\(name).txt")
+    // SIFT_UPDATE_GOLDEN=1 swift test --filter BytecodeGoldenTests rewrites the files;
+    // review the diff before committing it.
+    if ProcessInfo.processInfo.environment["SIFT_UPDATE_GOLDEN"] != nil {
+      try actual.write(to: file, atomically: true, encoding: .utf8)
+    }
+    let expected = try String(contentsOf: file, encoding: .utf8)
     #expect(actual == expected)
   }
 
@@ -43,12 +49,24 @@ import Testing
   }
 
   @Test func verifierRejectsAnOutOfRangeOperand() throws {
-    var program = try SiftPredicate(format: "a == 1").program
-    program.code[0] = Instruction(.loadConst, a: 0, b: 99)
-    #expect(throws: SyntaxError.self) { try Verifier.verify(program, range: .at(0)) }
-    var jump = program
+    var builder = ProgramBuilder()
+    builder.code = [Instruction(.loadConst, a: 0, b: 99), Instruction(.ret)]
+    builder.ranges = [.at(0), .at(0)]
+    builder.constants = [.int(1)]
+    builder.registerCount = 1
+    #expect(throws: SyntaxError.self) {
+      try Verifier.verify(Program(builder, functions: SiftFunctions()), range: .at(0))
+    }
+    builder.code[0] = Instruction(.loadConst, a: 0, b: 0)
+    #expect(throws: Never.self) { try Verifier.verify(Program(builder, functions: SiftFunctions()), range: .at(0)) }
+    var jump = builder
     jump.code.insert(Instruction(.jump, b: 500), at: 0)
     jump.ranges.insert(.at(0), at: 0)
-    #expect(throws: SyntaxError.self) { try Verifier.verify(jump, range: .at(0)) }
+    #expect(throws: SyntaxError.self) { try Verifier.verify(Program(jump, functions: SiftFunctions()), range: .at(0)) }
+    var subject = builder
+    subject.code[0] = Instruction(.inStrings, a: 3, d: SubjectSource.register.modifier(quantifier: 0))
+    #expect(throws: SyntaxError.self) {
+      try Verifier.verify(Program(subject, functions: SiftFunctions()), range: .at(0))
+    }
   }
 }

@@ -77,13 +77,42 @@ import Testing
     let p = try SiftPredicate(
       format: "account IN %@ AND priority >= 3 AND ANY tags == 'urgent'", arguments: [["x", "y"]],
       options: CompileOptions(schema: schema))
-    #expect(p.bytecodeListing.contains("loadSlot"))
+    #expect(p.bytecodeListing.contains("inStrings slot 0, set0"))
+    #expect(p.bytecodeListing.contains("compareConst slot 1, k0"))
     let yes = SiftRecord(schema: schema, values: ["y", 5, ["urgent"]])
     let no = SiftRecord(schema: schema, values: ["z", 5, ["urgent"]])
     #expect(try p.evaluate(with: yes) == true)
     #expect(try p.evaluate(with: no) == false)
     #expect(throws: PredicateSyntaxError.self) {
       try SiftPredicate(format: "nope == 1", options: CompileOptions(schema: schema))
+    }
+    // A record of another schema is an error, not a read of the wrong slots.
+    let other = SiftRecord(schema: SiftSchema(fields: ["tags"]), values: [["urgent"]])
+    #expect(throws: EvaluationError.self) { try p.evaluate(with: other) }
+    // A record whose schema is equal but separately built is accepted.
+    let copy = SiftRecord(schema: SiftSchema(fields: ["account", "priority", "tags"]), values: ["y", 5, ["urgent"]])
+    #expect(try p.evaluate(with: copy) == true)
+  }
+
+  @Test func kernelErrorsCarryTheirRange() throws {
+    // One-test programs run without the dispatch loop; their errors still point at the test.
+    let p = try SiftPredicate(format: "SELF MATCHES '(a+)+$'")
+    let subject = String(repeating: "a", count: 30_000) + "b"
+    #expect(throws: EvaluationError.self) { try p.evaluate(with: subject) }
+    do {
+      _ = try p.evaluate(with: subject)
+    } catch {
+      #expect(error.kind == .regex)
+      #expect(error.range == p.syntax.range)
+    }
+    let schema = SiftSchema(fields: ["subject"])
+    let r = try SiftPredicate(format: "subject MATCHES '(a+)+$'", options: CompileOptions(schema: schema))
+    do {
+      _ = try r.evaluate(with: SiftRecord(schema: schema, values: [.string(subject)]))
+      Issue.record("expected a regex error")
+    } catch {
+      #expect(error.kind == .regex)
+      #expect(error.range == r.syntax.range)
     }
   }
 

@@ -49,10 +49,11 @@ extension SiftPredicate {
   /// Evaluates against Foundation values (`[String: Any]`, arrays, `NSNumber`, `NSNull`,
   /// `Date`, strings), the way `NSPredicate.evaluate(with:)` is called. A value that has
   /// no Sift equivalent is a `typeMismatch` error.
-  public func evaluate(with object: Any?, variables: [String: SiftValue] = [:]) throws(EvaluationError) -> Bool {
+  public func evaluate(with object: Any?, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError) -> Bool
+  {
     guard let value = SiftValue(foundation: object) else {
       throw EvaluationError(.typeMismatch, "cannot evaluate against a value of type \(type(of: object))")
     }
-    return try run(.value(value), variables: variables)
+    return try run(value, variables: variables)
   }
 }

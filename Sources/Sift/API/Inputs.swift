@@ -17,20 +17,38 @@ extension SiftKeyValueCoding {
 /// each key path's first key to a slot number at compile time; an unknown key is a
 /// compile error.
 public struct SiftSchema: Hashable, Sendable, Codable {
-  /// Field names, in slot order.
-  public let fields: [String]
-  private let slots: [String: Int]
+  /// Field names and their slots, shared by every copy: a record carries one reference
+  /// for its schema, and two records of one schema compare by identity first.
+  private final class Storage: Sendable {
+    let fields: [String]
+    let slots: [String: Int]
 
-  /// Creates a schema; a repeated field keeps its first slot.
-  public init(fields: [String]) {
-    self.fields = fields
-    var slots: [String: Int] = [:]
-    for (i, f) in fields.enumerated() where slots[f] == nil { slots[f] = i }
-    self.slots = slots
+    init(_ fields: [String]) {
+      self.fields = fields
+      var slots: [String: Int] = [:]
+      for (i, f) in fields.enumerated() where slots[f] == nil { slots[f] = i }
+      self.slots = slots
+    }
   }
 
+  private let storage: Storage
+
+  /// Field names, in slot order.
+  public var fields: [String] { storage.fields }
+
+  /// Creates a schema; a repeated field keeps its first slot.
+  public init(fields: [String]) { storage = Storage(fields) }
+
   /// The slot of `field`, if it is part of the schema.
-  public func slot(for field: String) -> Int? { slots[field] }
+  public func slot(for field: String) -> Int? { storage.slots[field] }
+
+  /// Schemas are equal when their field lists are.
+  public static func == (a: SiftSchema, b: SiftSchema) -> Bool {
+    a.storage === b.storage || a.storage.fields == b.storage.fields
+  }
+
+  /// Hashes the field list.
+  public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 
   private enum CodingKeys: String, CodingKey { case fields }
 

@@ -32,7 +32,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     var syntax = try PredicateSyntax(parsing: format, arguments: arguments, options: options.parse)
     if !substitutions.isEmpty { syntax = syntax.substitutingVariables(substitutions) }
     do {
-      program = try Compiler.compile(syntax, schema: options.schema)
+      program = try Compiler.compile(syntax, schema: options.schema, functions: options.functions)
     } catch {
       throw PredicateSyntaxError(error, source: format)
     }
@@ -63,44 +63,73 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   // MARK: - Evaluation
 
+  func run(_ value: SiftValue, variables: [String: SiftValue]) throws(EvaluationError) -> Bool {
+    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in try run(.value(p), variables: variables) }
+  }
+
   func run(_ input: Input, variables: [String: SiftValue]) throws(EvaluationError) -> Bool {
-    var environment = Environment(
-      variables: variables, functions: options.functions, stepsLeft: options.limits.maxSteps)
+    var environment = Environment(variables: nil, stepsLeft: options.limits.maxSteps)
+    if program.usesVariables { environment.variables = variables }
     return try Machine.run(program, input: input, environment: &environment)
   }
 
   /// Evaluates with a string as `SELF` (the Focus case: `SELF IN %@` against a
   /// notification's filterCriteria). Throws ``EvaluationError`` with the failing range.
-  public func evaluate(with string: String, variables: [String: SiftValue] = [:]) throws(EvaluationError) -> Bool {
-    try run(.value(.string(string)), variables: variables)
+  public func evaluate(with string: String, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
+    -> Bool
+  {
+    if let kernel = program.kernel, kernel.source == .evaluatedObject {
+      return try Machine.runKernel(kernel, program, string)
+    }
+    return try run(.string(string), variables: variables)
   }
 
   /// Evaluates against a JSON-like value (dictionaries make key paths work).
-  public func evaluate(with value: SiftValue, variables: [String: SiftValue] = [:]) throws(EvaluationError) -> Bool {
-    try run(.value(value), variables: variables)
+  public func evaluate(with value: SiftValue, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
+    -> Bool
+  {
+    try run(value, variables: variables)
   }
 
   /// Evaluates against an object that answers keys itself.
-  public func evaluate(with object: some SiftKeyValueCoding, variables: [String: SiftValue] = [:])
+  public func evaluate(with object: some SiftKeyValueCoding, variables: [String: SiftValue] = Dictionary())
     throws(EvaluationError) -> Bool
   {
-    try run(.object(object), variables: variables)
+    let existential: any SiftKeyValueCoding = object
+    return try withUnsafePointer(to: existential) { (p) throws(EvaluationError) in
+      try run(.object(p), variables: variables)
+    }
   }
 
   /// Evaluates against a schema-bound record (fastest when compiled with its schema).
-  public func evaluate(with record: SiftRecord, variables: [String: SiftValue] = [:]) throws(EvaluationError) -> Bool {
-    try run(.record(record), variables: variables)
+  public func evaluate(with record: SiftRecord, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
+    -> Bool
+  {
+    // Slots were resolved against the compile-time schema; a record of another schema
+    // would read the wrong fields. (Cheap: schemas sharing storage compare by identity.)
+    if let schema = options.schema, record.schema != schema {
+      throw EvaluationError(
+        .typeMismatch, "the record's schema is not the one this predicate was compiled with", at: syntax.range)
+    }
+    if let kernel = program.kernel, kernel.source == .slot, kernel.a < record.values.count,
+      case .string(let s) = record.values[kernel.a]
+    {
+      return try Machine.runKernel(kernel, program, s)
+    }
+    return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
+      try run(.record(p), variables: variables)
+    }
   }
 
   /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use
   /// ``evaluate(with:variables:)-(String,_)`` to see the error).
-  public func matches(_ string: String) -> Bool { (try? evaluate(with: string)) ?? false }
+  public func matches(_ string: String) -> Bool { (try? evaluate(with: string, variables: Dictionary())) ?? false }
 
   /// Evaluates against a value; **returns false when evaluation fails**.
-  public func matches(_ value: SiftValue) -> Bool { (try? evaluate(with: value)) ?? false }
+  public func matches(_ value: SiftValue) -> Bool { (try? run(value, variables: Dictionary())) ?? false }
 
   /// Evaluates against a record; **returns false when evaluation fails**.
-  public func matches(_ record: SiftRecord) -> Bool { (try? evaluate(with: record)) ?? false }
+  public func matches(_ record: SiftRecord) -> Bool { (try? evaluate(with: record, variables: Dictionary())) ?? false }
 }
 
 /// How to compile: parse options, an optional schema, custom functions and limits.

@@ -59,12 +59,13 @@ enum Disassembler {
     case .cast: return "cast r\(i.a), r\(i.b), \"\(p.names[i.c])\""
     case .subquery: return "subquery r\(i.a), r\(i.b), sub\(i.c)"
     case .compare: return "compare r\(i.a), r\(i.b), cmp\(i.c)"
-    case .inStrings: return "inStrings\(q[i.d]) r\(i.a), set\(i.b)"
+    case .compareConst: return "compareConst\(q[i.quantifier]) \(subject(i, p)), k\(i.b), cmp\(i.c)"
+    case .inStrings: return "inStrings\(q[i.quantifier]) \(subject(i, p)), set\(i.b)"
     case .stringTest:
       let d = p.comparisons[i.c]
-      return "stringTest\(q[i.d]) r\(i.a) \(d.op.rawValue) needle\(i.b)"
-    case .like: return "like\(q[i.d]) r\(i.a), like\(i.b)"
-    case .matches: return "matches\(q[i.d]) r\(i.a), regex\(i.b)"
+      return "stringTest\(q[i.quantifier]) \(subject(i, p)) \(d.op.rawValue) needle\(i.b)"
+    case .like: return "like\(q[i.quantifier]) \(subject(i, p)), like\(i.b)"
+    case .matches: return "matches\(q[i.quantifier]) \(subject(i, p)), regex\(i.b)"
     case .setFlag: return "setFlag \(i.d != 0)"
     case .not: return "not"
     case .jump: return "jump \(i.b)"
@@ -72,6 +73,16 @@ enum Disassembler {
     case .jumpIfTrue: return "jumpIfTrue \(i.b)"
     case .flagToValue: return "flagToValue r\(i.a)"
     case .ret: return "ret"
+    }
+  }
+
+  /// A test instruction's subject operand.
+  private static func subject(_ i: Instruction, _ p: Program) -> String {
+    switch i.source {
+    case .register: "r\(i.a)"
+    case .evaluatedObject: "SELF"
+    case .slot: "slot \(i.a)"
+    case .root: "\"\(p.names[i.a])\""
     }
   }
 }

@@ -19,11 +19,38 @@ struct Instruction: Hashable, Sendable {
   }
 
   @inline(__always) var opcode: Opcode { Opcode(rawValue: UInt8(truncatingIfNeeded: bits))! }
+  /// The opcode without the validity check: every instruction is built from an `Opcode`,
+  /// so the low byte is always a valid raw value (the VM's dispatch uses this).
+  @inline(__always) var trustedOpcode: Opcode { unsafeBitCast(UInt8(truncatingIfNeeded: bits), to: Opcode.self) }
   @inline(__always) var rawOpcode: UInt8 { UInt8(truncatingIfNeeded: bits) }
   @inline(__always) var a: Int { Int(UInt16(truncatingIfNeeded: bits >> 8)) }
   @inline(__always) var b: Int { Int(UInt16(truncatingIfNeeded: bits >> 24)) }
   @inline(__always) var c: Int { Int(UInt16(truncatingIfNeeded: bits >> 40)) }
   @inline(__always) var d: Int { Int(UInt8(truncatingIfNeeded: bits >> 56)) }
+
+  /// For the test instructions: the quantifier in the low two bits of `d` (0 none, 1 ANY, 2 ALL).
+  @inline(__always) var quantifier: Int { Int(UInt8(truncatingIfNeeded: bits >> 56) & 3) }
+  /// For the test instructions: where the subject `a` is read from (bits 2–3 of `d`).
+  @inline(__always) var source: SubjectSource {
+    // Two bits, four cases: every value is valid.
+    unsafeBitCast(UInt8(truncatingIfNeeded: bits >> 58) & 3, to: SubjectSource.self)
+  }
+}
+
+/// Where a test instruction reads its subject. Reading it in place saves a load
+/// instruction and a register copy for the commonest shapes (`SELF IN …`, `key OP constant`).
+enum SubjectSource: UInt8, Sendable {
+  /// `R[a]`
+  case register = 0
+  /// `SELF` (`a` unused)
+  case evaluatedObject = 1
+  /// record slot `a` (a key resolved through the schema)
+  case slot = 2
+  /// the input's key `names[a]`
+  case root = 3
+
+  /// `d` for a test instruction with this source and a quantifier code.
+  func modifier(quantifier: Int) -> Int { Int(rawValue) << 2 | quantifier }
 }
 
 /// Operand limits that follow from the encoding.

@@ -37,13 +37,19 @@ enum Opcode: UInt8, CaseIterable, Sendable {
   case subquery
   /// `flag = compare(R[a], R[b], comparisons[c])`: the generic comparison
   case compare
-  /// `flag = R[a] IN stringSets[b]` (d = quantifier: 0 none, 1 ANY, 2 ALL)
+  // The test instructions below read a *subject*: `R[a]`, SELF, record slot `a` or the
+  // input's key `names[a]`, as bits 2–3 of `d` say (``SubjectSource``); bits 0–1 of `d`
+  // are the quantifier (0 none, 1 ANY, 2 ALL).
+
+  /// `flag = subject OP constants[b]` with comparisons[c]: the generic comparison against a constant
+  case compareConst
+  /// `flag = subject IN stringSets[b]` (c = comparison)
   case inStrings
-  /// `flag = R[a] OP needles[b]` where comparisons[c] says which test (d = quantifier)
+  /// `flag = subject OP needles[b]` where comparisons[c] says which test
   case stringTest
-  /// `flag = R[a] LIKE likes[b]` (c = comparison, d = quantifier)
+  /// `flag = subject LIKE likes[b]` (c = comparison)
   case like
-  /// `flag = R[a] MATCHES regexes[b]` (c = comparison, d = quantifier)
+  /// `flag = subject MATCHES regexes[b]` (c = comparison)
   case matches
   /// `flag = (d != 0)`
   case setFlag

@@ -1,5 +1,6 @@
-/// A compiled predicate: immutable, shareable across threads.
-struct Program: Sendable {
+/// A program under construction: the compiler appends to it, then freezes it into a
+/// ``Program``.
+struct ProgramBuilder {
   var code: [Instruction] = []
   /// Source range of the syntax each instruction implements (pc -> range).
   var ranges: [SourceRange] = []
@@ -13,8 +14,84 @@ struct Program: Sendable {
   var likes: [LikePattern] = []
   var regexes: [RegexPattern] = []
   var subprograms: [Subprogram] = []
-  /// Custom function names in `FUNCTION(…)`, resolved at evaluation time.
-  var registerCount = 1
+  var registerCount = 0
+}
+
+/// A compiled predicate: immutable, shareable across threads. A class, so the VM borrows
+/// one reference instead of copying a dozen arrays per evaluation; every field is a `let`,
+/// so reading them needs no exclusivity checks.
+final class Program: @unchecked Sendable {
+  let code: [Instruction]
+  /// `code` in memory the program owns, so the dispatch loop reads it without a closure
+  /// or a reference count. (Immutable after init, hence Sendable.)
+  let instructions: UnsafeBufferPointer<Instruction>
+  /// Unretained views of the object pools for the dispatch loop: the arrays above own the
+  /// objects, and `_withUnsafeGuaranteedRef` uses them without a retain/release pair.
+  let setRefs: UnsafeBufferPointer<Unmanaged<StringSet>>
+  let needleRefs: UnsafeBufferPointer<Unmanaged<StringNeedle>>
+  let likeRefs: UnsafeBufferPointer<Unmanaged<LikePattern>>
+  let regexRefs: UnsafeBufferPointer<Unmanaged<RegexPattern>>
+  /// Source range of the syntax each instruction implements (pc -> range).
+  let ranges: [SourceRange]
+  let constants: [SiftValue]
+  /// Keys, variable names and type names.
+  let names: [String]
+  let paths: [[String]]
+  let comparisons: [ComparisonDescriptor]
+  let needles: [StringNeedle]
+  let stringSets: [StringSet]
+  let likes: [LikePattern]
+  let regexes: [RegexPattern]
+  let subprograms: [Subprogram]
+  let registerCount: Int
+  /// The functions `callCustom` can reach (from ``CompileOptions/functions``).
+  let functions: SiftFunctions
+  /// When the whole program is one string test without a quantifier on SELF or a plain
+  /// key (`SELF IN {…}`, `title CONTAINS[cd] '…'`), that instruction: a string subject
+  /// then runs it directly (``Machine/runKernel(_:_:_:)``), skipping the dispatch loop.
+  let kernel: Instruction?
+  /// Whether this program or a subprogram reads or binds a variable.
+  let usesVariables: Bool
+
+  init(_ b: ProgramBuilder, functions: SiftFunctions) {
+    self.functions = functions
+    code = b.code
+    instructions = UnsafeBufferPointer(frozenCopyOf: b.code)
+    setRefs = UnsafeBufferPointer(frozenCopyOf: b.stringSets.map { Unmanaged.passUnretained($0) })
+    needleRefs = UnsafeBufferPointer(frozenCopyOf: b.needles.map { Unmanaged.passUnretained($0) })
+    likeRefs = UnsafeBufferPointer(frozenCopyOf: b.likes.map { Unmanaged.passUnretained($0) })
+    regexRefs = UnsafeBufferPointer(frozenCopyOf: b.regexes.map { Unmanaged.passUnretained($0) })
+    ranges = b.ranges
+    constants = b.constants
+    names = b.names
+    paths = b.paths
+    comparisons = b.comparisons
+    needles = b.needles
+    stringSets = b.stringSets
+    likes = b.likes
+    regexes = b.regexes
+    subprograms = b.subprograms
+    registerCount = b.registerCount
+    kernel = Self.kernel(of: b.code)
+    usesVariables =
+      b.code.contains { [.loadVar, .storeVar, .subquery].contains($0.opcode) }
+      || b.subprograms.contains { $0.program.usesVariables }
+  }
+
+  private static func kernel(of code: [Instruction]) -> Instruction? {
+    guard code.count == 2, code[1].opcode == .ret, let test = code.first, test.quantifier == 0,
+      test.source != .register, [.inStrings, .stringTest, .like, .matches].contains(test.opcode)
+    else { return nil }
+    return test
+  }
+
+  deinit {
+    instructions.deallocate()
+    setRefs.deallocate()
+    needleRefs.deallocate()
+    likeRefs.deallocate()
+    regexRefs.deallocate()
+  }
 }
 
 /// The predicate of a SUBQUERY, with the variable it binds.

@@ -22,6 +22,17 @@ enum Verifier {
     for sub in p.subprograms { try verify(sub.program, range: range) }
   }
 
+  /// A test instruction's subject operand and modifier (quantifier 0–2, no stray bits).
+  private static func subject(_ i: Instruction, _ p: Program) -> Bool {
+    guard i.quantifier <= 2, i.d >> 4 == 0 else { return false }
+    switch i.source {
+    case .register: return i.a < p.registerCount
+    case .evaluatedObject: return i.a == 0
+    case .slot: return true
+    case .root: return i.a < p.names.count
+    }
+  }
+
   private static func check(_ i: Instruction, _ p: Program) -> Bool {
     let r = p.registerCount
     func reg(_ x: Int) -> Bool { x < r }
@@ -42,10 +53,11 @@ enum Verifier {
     case .cast: return reg(i.a) && reg(i.b) && i.c < p.names.count
     case .subquery: return reg(i.a) && reg(i.b) && i.c < p.subprograms.count
     case .compare: return reg(i.a) && reg(i.b) && i.c < p.comparisons.count
-    case .inStrings: return reg(i.a) && i.b < p.stringSets.count && i.c < p.comparisons.count && i.d <= 2
-    case .stringTest: return reg(i.a) && i.b < p.needles.count && i.c < p.comparisons.count && i.d <= 2
-    case .like: return reg(i.a) && i.b < p.likes.count && i.c < p.comparisons.count && i.d <= 2
-    case .matches: return reg(i.a) && i.b < p.regexes.count && i.c < p.comparisons.count && i.d <= 2
+    case .compareConst: return subject(i, p) && i.b < p.constants.count && i.c < p.comparisons.count
+    case .inStrings: return subject(i, p) && i.b < p.stringSets.count && i.c < p.comparisons.count
+    case .stringTest: return subject(i, p) && i.b < p.needles.count && i.c < p.comparisons.count
+    case .like: return subject(i, p) && i.b < p.likes.count && i.c < p.comparisons.count
+    case .matches: return subject(i, p) && i.b < p.regexes.count && i.c < p.comparisons.count
     case .setFlag, .not, .ret: return true
     case .jump, .jumpIfFalse, .jumpIfTrue: return i.b < p.code.count
     }

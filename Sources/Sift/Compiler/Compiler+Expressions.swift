@@ -82,11 +82,10 @@ extension Compiler {
       emit(.cast, a: r, b: r, c: name(type), range: range)
     case .subquery(let collection, let variable, let body):
       try expression(collection, into: r)
-      var inner = Compiler(schema: schema)
+      var inner = Compiler(schema: schema, functions: functions)
       try inner.predicate(ConstantFolder.fold(body))
       inner.emit(.ret, range: body.range)
-      inner.program.registerCount = max(1, inner.program.registerCount)
-      program.subprograms.append(Subprogram(variable: variable, program: inner.program))
+      program.subprograms.append(Subprogram(variable: variable, program: Program(inner.program, functions: functions)))
       emit(.subquery, a: r, b: r, c: program.subprograms.count - 1, range: range)
     case .ternary(let condition, let then, let otherwise):
       try predicate(condition)

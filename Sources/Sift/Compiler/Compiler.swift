@@ -2,17 +2,19 @@
 /// with short-circuit jumps, specialised instructions for constant string operands, and a
 /// source range for every instruction.
 struct Compiler {
-  var program = Program()
+  var program = ProgramBuilder()
   let schema: SiftSchema?
+  let functions: SiftFunctions
   var nextRegister = 0
 
-  init(schema: SiftSchema?) {
+  init(schema: SiftSchema?, functions: SiftFunctions) {
     self.schema = schema
+    self.functions = functions
     program.code.reserveCapacity(32)
     program.ranges.reserveCapacity(32)
   }
 
-  static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?)
+  static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?, functions: SiftFunctions = SiftFunctions())
     throws(SyntaxError) -> Program
   {
     // Constant patterns are checked before folding, so an invalid one is reported even
@@ -23,11 +25,10 @@ struct Compiler {
       try checkConstantPatterns(predicate)
       folded = ConstantFolder.fold(predicate)
     }
-    var compiler = Compiler(schema: schema)
+    var compiler = Compiler(schema: schema, functions: functions)
     try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
-    var program = compiler.program
-    program.registerCount = max(1, compiler.program.registerCount)
+    let program = Program(compiler.program, functions: functions)
     try Verifier.verify(program, range: predicate.range)
     return program
   }
@@ -124,6 +125,24 @@ struct Compiler {
     return program.comparisons.count - 1
   }
 
+  /// Where a test instruction should read `e`: in place for SELF and for a key path of
+  /// one plain key (a record slot or the input's key), else from a register the code
+  /// emitted here fills.
+  mutating func subject(_ e: ExpressionSyntax) throws(SyntaxError) -> (Int, SubjectSource) {
+    switch e.kind {
+    case .evaluatedObject:
+      return (0, .evaluatedObject)
+    case .keyPath(nil, let keys) where keys.count == 1 && !keys[0].hasPrefix("@"):
+      if let schema {
+        guard let slot = schema.slot(for: keys[0]) else { return (try expression(e), .register) }
+        return (slot, .slot)
+      }
+      return (name(keys[0]), .root)
+    default:
+      return (try expression(e), .register)
+    }
+  }
+
   // MARK: - Predicates (result in the flag)
 
   mutating func predicate(_ p: PredicateSyntax) throws(SyntaxError) {
@@ -157,45 +176,57 @@ struct Compiler {
       let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: k)
       switch (c.op, k) {
       case (.in, .array(let elements)) where !elements.isEmpty && elements.allSatisfy(\.isString):
-        let lhs = try expression(c.lhs)
+        let (lhs, source) = try subject(c.lhs)
         program.stringSets.append(StringSet(elements.map(\.stringValue!), options: c.options))
         emit(
-          .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor), d: quantifierCode,
+          .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor),
+          d: source.modifier(quantifier: quantifierCode),
           range: range)
         return
       case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
         (.contains, .string(let s)):
-        let lhs = try expression(c.lhs)
+        let (lhs, source) = try subject(c.lhs)
         program.needles.append(StringNeedle(s, options: c.options))
         emit(
-          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor), d: quantifierCode,
+          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor),
+          d: source.modifier(quantifier: quantifierCode),
           range: range)
         return
       case (.notEqual, .string(let s)) where c.quantifier == nil:
-        let lhs = try expression(c.lhs)
+        let (lhs, source) = try subject(c.lhs)
         program.needles.append(StringNeedle(s, options: c.options))
         var equal = descriptor
         equal.op = .equal
-        emit(.stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal), range: range)
+        emit(
+          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal), d: source.modifier(quantifier: 0),
+          range: range)
         emit(.not, range: range)
         return
       case (.like, .string(let s)):
-        let lhs = try expression(c.lhs)
+        let (lhs, source) = try subject(c.lhs)
         program.likes.append(LikePattern(s, options: c.options))
-        emit(.like, a: lhs, b: program.likes.count - 1, c: comparison(descriptor), d: quantifierCode, range: range)
+        emit(
+          .like, a: lhs, b: program.likes.count - 1, c: comparison(descriptor),
+          d: source.modifier(quantifier: quantifierCode), range: range)
         return
       case (.matches, .string(let s)):
-        let lhs = try expression(c.lhs)
+        let (lhs, source) = try subject(c.lhs)
         do throws(RegexFailure) {
           program.regexes.append(try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive)))
         } catch {
           throw Self.patternError(error, c.rhs.range)
         }
         emit(
-          .matches, a: lhs, b: program.regexes.count - 1, c: comparison(descriptor), d: quantifierCode,
+          .matches, a: lhs, b: program.regexes.count - 1, c: comparison(descriptor),
+          d: source.modifier(quantifier: quantifierCode),
           range: range)
         return
-      default: break
+      default:
+        let (lhs, source) = try subject(c.lhs)
+        emit(
+          .compareConst, a: lhs, b: constant(k), c: comparison(descriptor),
+          d: source.modifier(quantifier: quantifierCode), range: range)
+        return
       }
     }
     let lhs = try expression(c.lhs)

@@ -10,11 +10,16 @@
 /// bytes into an open-addressing table; with `[c]`/`[d]` the subject is folded first.
 /// Equality is NSPredicate's literal equality, so bytes (not `String ==`, which is
 /// canonical equivalence) are compared.
-struct StringSet: Sendable {
+final class StringSet: @unchecked Sendable {
   static let linearLimit = 8
 
   let options: ComparisonOptions
-  /// Small sets without folding options.
+  /// Small sets without folding options: members of up to 16 bytes as two words each
+  /// (compared without a call to memcmp), longer members as bytes.
+  let shortLiterals: [ShortLiteral]
+  /// `shortLiterals` in memory the set owns: the lookup walks it without touching a
+  /// reference count. (Immutable after init, hence Sendable.)
+  private let shortKeys: UnsafeBufferPointer<ShortLiteral>
   let literals: [[UInt8]]
   /// Small sets with `[c]`/`[d]`.
   let needles: [StringNeedle]
@@ -26,13 +31,18 @@ struct StringSet: Sendable {
     self.options = options
     let folding = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
     if strings.count <= Self.linearLimit {
-      literals = folding ? [] : strings.map { Array($0.utf8) }
+      let bytes = folding ? [] : strings.map { Array($0.utf8) }
+      shortLiterals = bytes.filter { $0.count <= 16 }.map { b in b.withUnsafeBufferPointer { ShortLiteral($0)! } }
+      literals = bytes.filter { $0.count > 16 }
+      shortKeys = UnsafeBufferPointer(frozenCopyOf: shortLiterals)
       needles = folding ? strings.map { StringNeedle($0, options: options) } : []
       entries = []
       slots = []
       mask = 0
       return
     }
+    shortLiterals = []
+    shortKeys = UnsafeBufferPointer(frozenCopyOf: [])
     literals = []
     needles = []
     var unique: [[UInt8]] = []
@@ -54,7 +64,9 @@ struct StringSet: Sendable {
     mask = size - 1
   }
 
-  var count: Int { literals.count + needles.count + entries.count }
+  deinit { shortKeys.deallocate() }
+
+  var count: Int { shortLiterals.count + literals.count + needles.count + entries.count }
 
   /// FNV-1a over the bytes; the table is built and probed in one process, so a fixed
   /// seed is fine and keeps lookups allocation-free.
@@ -65,12 +77,22 @@ struct StringSet: Sendable {
     return h
   }
 
+  @inline(__always)
   func contains(_ s: String) -> Bool {
-    if !literals.isEmpty {
+    if needles.isEmpty && entries.isEmpty {
       if let found = s.utf8.withContiguousStorageIfAvailable({ containsLiteral($0) }) { return found }
-      var copy = s
-      return copy.withUTF8 { containsLiteral($0) }
+      return containsBridged(s)
     }
+    return containsFolded(s)
+  }
+
+  /// A string without contiguous UTF-8 (bridged): one copy, then the byte compare.
+  private func containsBridged(_ s: String) -> Bool {
+    var copy = s
+    return copy.withUTF8 { containsLiteral($0) }
+  }
+
+  private func containsFolded(_ s: String) -> Bool {
     if !needles.isEmpty || entries.isEmpty {
       for needle in needles where needle.isEqual(to: s) { return true }
       return false
@@ -79,7 +101,21 @@ struct StringSet: Sendable {
     return StringSemantics.withFoldedUTF8(s, options) { lookup($0) }
   }
 
+  @inline(__always)
   private func containsLiteral(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let key = ShortLiteral(bytes) {
+      var p = shortKeys.baseAddress
+      let end = p.map { $0 + shortKeys.count }
+      while p != end, let q = p {
+        if q.pointee == key { return true }
+        p = q + 1
+      }
+      return false
+    }
+    return containsLong(bytes)
+  }
+
+  private func containsLong(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     for literal in literals where literal.count == bytes.count {
       if literal.withUnsafeBufferPointer({ l in
         l.isEmpty || memcmp(l.baseAddress!, bytes.baseAddress!, l.count) == 0
@@ -99,5 +135,38 @@ struct StringSet: Sendable {
       if entry.count == bytes.count, entry.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return true }
       slot = (slot + 1) & mask
     }
+  }
+}
+
+/// Up to 16 bytes as two little-endian words and a length: equality is three integer
+/// compares.
+struct ShortLiteral: Sendable, Equatable {
+  let count: Int
+  let low: UInt64
+  let high: UInt64
+
+  /// nil when `bytes` is longer than 16 bytes.
+  @inline(__always)
+  init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let n = bytes.count
+    guard n <= 16 else { return nil }
+    count = n
+    guard let p = bytes.baseAddress else {
+      low = 0
+      high = 0
+      return
+    }
+    low = SWAR.loadPartial(p, min(n, 8))
+    high = n > 8 ? SWAR.loadPartial(p + 8, n &- 8) : 0
+  }
+}
+
+extension UnsafeBufferPointer {
+  /// A copy of `array` in freshly allocated memory that the caller owns and must
+  /// deallocate (in the owning class's deinit).
+  init(frozenCopyOf array: [Element]) {
+    let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
+    _ = memory.initialize(from: array)
+    self.init(memory)
   }
 }

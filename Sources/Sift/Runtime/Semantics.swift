@@ -143,6 +143,21 @@ enum Semantics {
     }
   }
 
+  /// The comparison of two integers for the operators that have one; nil for the others
+  /// (they take the generic path). The VM's fast path for `key OP integer-constant`.
+  @inline(__always)
+  static func compareIntegers(_ x: Int, _ op: ComparisonOperator, _ y: Int) -> Bool? {
+    switch op {
+    case .equal: x == y
+    case .notEqual: x != y
+    case .less: x < y
+    case .lessOrEqual: x <= y
+    case .greater: x > y
+    case .greaterOrEqual: x >= y
+    default: nil
+    }
+  }
+
   /// `element IN container`.
   static func membership(_ element: SiftValue, in container: SiftValue, _ options: ComparisonOptions)
     throws(EvaluationError) -> Bool

@@ -9,7 +9,7 @@
 ///
 /// Matching is the greedy-star algorithm with one saved backtrack position: O(n·m) worst case,
 /// no recursion, no allocation (the subject is folded into a stack buffer when it needs it).
-struct LikePattern: Sendable, Hashable {
+final class LikePattern: Sendable, Hashable {
   /// The pattern text.
   let pattern: String
   /// The comparison options.
@@ -34,6 +34,14 @@ struct LikePattern: Sendable, Hashable {
   private static let star: UInt64 = .max
   private static let any: UInt64 = .max - 1
   private static let asciiAny: UInt8 = 0x81
+
+  /// Patterns are equal when their text and options are.
+  static func == (a: LikePattern, b: LikePattern) -> Bool { a.pattern == b.pattern && a.options == b.options }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(pattern)
+    hasher.combine(options)
+  }
 
   init(_ pattern: String, options: ComparisonOptions) {
     self.pattern = pattern

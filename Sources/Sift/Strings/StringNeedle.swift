@@ -10,7 +10,7 @@
 ///
 /// The folded bytes are also kept as little-endian words (the first two inline), so an ASCII
 /// subject is compared 8 bytes per load, with ASCII lowercasing in the register.
-struct StringNeedle: Sendable, Hashable {
+final class StringNeedle: Sendable {
   /// The original text.
   let text: String
   /// The comparison options.

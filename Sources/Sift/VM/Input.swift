@@ -1,31 +1,53 @@
-/// What a predicate is evaluated against: the VM's view of `SELF`.
+/// What a predicate is evaluated against: the VM's view of `SELF`. The caller's value is
+/// borrowed through a pointer that is valid for one evaluation, so passing and copying an
+/// `Input` costs nothing (an existential or a record in the enum made every copy a
+/// value-witness call).
 enum Input {
-  case value(SiftValue)
-  case object(any SiftKeyValueCoding)
-  case record(SiftRecord)
+  case value(UnsafePointer<SiftValue>)
+  case object(UnsafePointer<any SiftKeyValueCoding>)
+  case record(UnsafePointer<SiftRecord>)
 
   @inline(__always)
   func root(_ key: String) -> SiftValue {
     switch self {
-    case .value(.dictionary(let d)): return d.literalValue(forKey: key) ?? .null
-    case .value(let v): return (try? Semantics.value(forKey: key, in: v)) ?? .null
-    case .object(let o): return o.siftValue(forKey: key) ?? .null
-    case .record(let r): return r[key] ?? .null
+    case .value(let v):
+      if case .dictionary(let d) = v.pointee { return d.literalValue(forKey: key) ?? .null }
+      return (try? Semantics.value(forKey: key, in: v.pointee)) ?? .null
+    case .object(let o): return o.pointee.siftValue(forKey: key) ?? .null
+    case .record(let r): return r.pointee[key] ?? .null
     }
+  }
+
+  /// Record slot `slot` of a schema-bound input.
+  @inline(__always)
+  func slot(_ slot: Int) throws(EvaluationError) -> SiftValue {
+    guard case .record(let record) = self, slot < record.pointee.values.count else { throw Self.notARecord() }
+    return record.pointee.values[slot]
+  }
+
+  private static func notARecord() -> EvaluationError {
+    EvaluationError(.typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord")
   }
 
   var selfValue: SiftValue {
     switch self {
-    case .value(let v): return v
-    case .object(let o): return o.siftSelfValue
-    case .record(let r): return r.dictionaryValue
+    case .value(let v): return v.pointee
+    case .object(let o): return o.pointee.siftSelfValue
+    case .record(let r): return r.pointee.dictionaryValue
     }
   }
 }
 
-/// Per-evaluation state outside the registers: variables and the step budget.
+/// Per-evaluation state outside the registers: variables and the step budget. (Custom
+/// functions are fixed at compile time and live in the ``Program``.)
 struct Environment {
-  var variables: [String: SiftValue]
-  var functions: SiftFunctions
+  /// nil for programs that touch no variables, so the caller's dictionary is not copied.
+  var variables: [String: SiftValue]?
   var stepsLeft: Int
+
+  /// Binds (or, with nil, unbinds) a variable.
+  mutating func bind(_ name: String, _ value: SiftValue?) {
+    if variables == nil { variables = [:] }
+    variables![name] = value
+  }
 }

@@ -1,27 +1,38 @@
-/// The dispatch loop. Registers live in a stack-allocated buffer; hot state (pc, flag,
-/// code pointer) stays in locals; errors leave through the cold path that attaches the
-/// failing instruction's source range.
+/// The dispatch loop. Hot state (pc, flag, code pointer) stays in locals; registers live
+/// in a stack-allocated buffer, and programs that need none (every test reads its subject
+/// in place) skip it; errors leave through the cold path that attaches the failing
+/// instruction's source range.
 enum Machine {
   static func run(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError) -> Bool {
-    let result: Result<Bool, EvaluationError> = withUnsafeTemporaryAllocation(
-      of: SiftValue.self, capacity: program.registerCount
-    ) { registers in
+    if program.registerCount == 0 {
+      return try run(program, input, UnsafeMutableBufferPointer(start: nil, count: 0), &environment)
+    }
+    return try withUnsafeTemporaryAllocation(of: SiftValue.self, capacity: program.registerCount) {
+      (registers) throws(EvaluationError) -> Bool in
       registers.initialize(repeating: .null)
       defer { registers.deinitialize() }
-      return program.code.withUnsafeBufferPointer { code in
-        var pc = 0
-        do throws(EvaluationError) {
-          return .success(try loop(program, code, registers, input, &environment, &pc))
-        } catch {
-          var located = error
-          if located.range == .at(0) { located.range = program.ranges[pc] }
-          return .failure(located)
-        }
-      }
+      return try run(program, input, registers, &environment)
     }
-    return try result.get()
   }
 
+  @inline(__always)
+  private static func run(
+    _ program: Program, _ input: Input, _ registers: UnsafeMutableBufferPointer<SiftValue>,
+    _ environment: inout Environment
+  ) throws(EvaluationError) -> Bool {
+    var pc = 0
+    do throws(EvaluationError) {
+      return try loop(program, program.instructions, registers, input, &environment, &pc)
+    } catch {
+      var located = error
+      if located.range == .at(0) { located.range = program.ranges[pc] }
+      throw located
+    }
+  }
+
+  /// The hot loop: control flow and the test instructions. Everything that computes a
+  /// value into a register runs out of line in ``step(_:_:_:_:_:)``, so the loop keeps few
+  /// values live and its entry stays cheap for the short programs that dominate.
   @inline(__always)
   private static func loop(
     _ program: Program, _ code: UnsafeBufferPointer<Instruction>, _ R: UnsafeMutableBufferPointer<SiftValue>,
@@ -30,111 +41,11 @@ enum Machine {
     var flag = false
     while true {
       let i = code[pc]
-      switch i.opcode {
-      case .loadConst:
-        R[i.a] = program.constants[i.b]
-      case .loadSelf:
-        R[i.a] = input.selfValue
-      case .loadRoot:
-        R[i.a] = input.root(program.names[i.b])
-      case .loadSlot:
-        guard case .record(let record) = input else {
-          throw EvaluationError(
-            .typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord")
-        }
-        R[i.a] = record.values[i.b]
-      case .keyPath:
-        R[i.a] = try Semantics.keyPath(program.paths[i.c][...], on: R[i.b])
-      case .loadVar:
-        let name = program.names[i.b]
-        guard let v = env.variables[name] else {
-          throw EvaluationError(.unboundVariable, "variable $\(name) has no value")
-        }
-        R[i.a] = v
-      case .storeVar:
-        env.variables[program.names[i.b]] = R[i.a]
-      case .index:
-        R[i.a] = try Semantics.index(R[i.b], R[i.c])
-      case .indexSpecial:
-        R[i.a] = try Semantics.index(R[i.b], i.d == 0 ? .first : i.d == 1 ? .last : .size)
-      case .binary:
-        R[i.a] = try Semantics.binary(BinaryOperator.allCases[i.d], R[i.b], R[i.c])
-      case .negate:
-        R[i.a] = try Semantics.negate(R[i.b])
-      case .bitwiseNot:
-        R[i.a] = try Semantics.bitwiseNot(R[i.b])
-      case .call:
-        R[i.a] = try Functions.call(BuiltinFunction.allCases[i.c], Array(R[i.b..<(i.b + i.d)]))
-      case .callCustom:
-        let name = program.names[i.c]
-        guard let function = env.functions[name] else {
-          throw EvaluationError(.unknownFunction, "no function named '\(name)' is registered")
-        }
-        R[i.a] = try function(Array(R[i.b..<(i.b + i.d)]))
-      case .makeArray:
-        R[i.a] = .array(Array(R[i.b..<(i.b + i.c)]))
-      case .cast:
-        R[i.a] = try Functions.cast(R[i.b], to: program.names[i.c])
-      case .subquery:
-        R[i.a] = try subquery(R[i.b], program.subprograms[i.c], input, &env)
+      switch i.trustedOpcode {
+      case .inStrings, .stringTest, .like, .matches, .compareConst:
+        flag = try test(i, program, R, input, &env)
       case .compare:
-        let d = program.comparisons[i.c]
-        if let q = d.quantifier {
-          // The same loop as the specialised instructions, so every ANY/ALL is charged
-          // against the step budget.
-          let rhs = R[i.b]
-          flag = try quantified(R[i.a], q == .any ? 1 : 2, &env) { (v) throws(EvaluationError) in
-            try Semantics.compare(v, d.op, rhs, d.options)
-          }
-        } else {
-          flag = try Semantics.compare(R[i.a], d.op, R[i.b], d.options)
-        }
-      case .inStrings:
-        let set = program.stringSets[i.b]
-        if i.d == 0 {
-          switch R[i.a] {
-          case .string(let s): flag = set.contains(s)
-          default: flag = try generic(R[i.a], program.comparisons[i.c])
-          }
-        } else {
-          flag = try quantified(R[i.a], i.d, &env) { (v) throws(EvaluationError) in
-            if case .string(let s) = v { return set.contains(s) }
-            return try generic(v, program.comparisons[i.c])
-          }
-        }
-      case .stringTest:
-        let needle = program.needles[i.b]
-        let d = program.comparisons[i.c]
-        if i.d == 0, case .string(let s) = R[i.a] {
-          flag = test(needle, d.op, s)
-        } else if i.d == 0 {
-          flag = try generic(R[i.a], d)
-        } else {
-          flag = try quantified(R[i.a], i.d, &env) { (v) throws(EvaluationError) in
-            if case .string(let s) = v { return test(needle, d.op, s) }
-            return try generic(v, d)
-          }
-        }
-      case .like:
-        let pattern = program.likes[i.b]
-        let d = program.comparisons[i.c]
-        flag = try quantifiedOrSingle(R[i.a], i.d, &env) { (v) throws(EvaluationError) in
-          if case .string(let s) = v { return pattern.matches(s) }
-          return try generic(v, d)
-        }
-      case .matches:
-        let regex = program.regexes[i.b]
-        let d = program.comparisons[i.c]
-        flag = try quantifiedOrSingle(R[i.a], i.d, &env) { (v) throws(EvaluationError) in
-          if case .string(let s) = v {
-            do throws(RegexFailure) {
-              return try regex.matches(s)
-            } catch {
-              throw EvaluationError(.regex, "MATCHES: \(error.message)")
-            }
-          }
-          return try generic(v, d)
-        }
+        flag = try compare(i, program, R, &env)
       case .setFlag:
         flag = i.d != 0
       case .not:
@@ -156,8 +67,160 @@ enum Machine {
         R[i.a] = .bool(flag)
       case .ret:
         return flag
+      case .loadConst, .loadSelf, .loadRoot, .loadSlot, .keyPath, .loadVar, .storeVar, .index, .indexSpecial,
+        .binary, .negate, .bitwiseNot, .call, .callCustom, .makeArray, .cast, .subquery:
+        try step(i, program, R, input, &env)
       }
       pc &+= 1
+    }
+  }
+
+  /// The instructions that compute a value into `R[a]`.
+  @inline(never)
+  private static func step(
+    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+    _ env: inout Environment
+  ) throws(EvaluationError) {
+    switch i.trustedOpcode {
+    case .loadConst:
+      R[i.a] = program.constants[i.b]
+    case .loadSelf:
+      R[i.a] = input.selfValue
+    case .loadRoot:
+      R[i.a] = input.root(program.names[i.b])
+    case .loadSlot:
+      R[i.a] = try input.slot(i.b)
+    case .keyPath:
+      R[i.a] = try Semantics.keyPath(program.paths[i.c][...], on: R[i.b])
+    case .loadVar:
+      let name = program.names[i.b]
+      guard let v = env.variables?[name] else {
+        throw EvaluationError(.unboundVariable, "variable $\(name) has no value")
+      }
+      R[i.a] = v
+    case .storeVar:
+      env.bind(program.names[i.b], R[i.a])
+    case .index:
+      R[i.a] = try Semantics.index(R[i.b], R[i.c])
+    case .indexSpecial:
+      R[i.a] = try Semantics.index(R[i.b], i.d == 0 ? .first : i.d == 1 ? .last : .size)
+    case .binary:
+      R[i.a] = try Semantics.binary(BinaryOperator.allCases[i.d], R[i.b], R[i.c])
+    case .negate:
+      R[i.a] = try Semantics.negate(R[i.b])
+    case .bitwiseNot:
+      R[i.a] = try Semantics.bitwiseNot(R[i.b])
+    case .call:
+      R[i.a] = try Functions.call(BuiltinFunction.allCases[i.c], Array(R[i.b..<(i.b + i.d)]))
+    case .callCustom:
+      let name = program.names[i.c]
+      guard let function = program.functions[name] else {
+        throw EvaluationError(.unknownFunction, "no function named '\(name)' is registered")
+      }
+      R[i.a] = try function(Array(R[i.b..<(i.b + i.d)]))
+    case .makeArray:
+      R[i.a] = .array(Array(R[i.b..<(i.b + i.c)]))
+    case .cast:
+      R[i.a] = try Functions.cast(R[i.b], to: program.names[i.c])
+    case .subquery:
+      R[i.a] = try subquery(R[i.b], program.subprograms[i.c], input, &env)
+    case .compare, .compareConst, .inStrings, .stringTest, .like, .matches, .setFlag, .not, .jump, .jumpIfFalse,
+      .jumpIfTrue, .flagToValue, .ret:
+      preconditionFailure("\(i.opcode) is handled by the dispatch loop")
+    }
+  }
+
+  /// The generic comparison of two registers.
+  @inline(never)
+  private static func compare(
+    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ env: inout Environment
+  ) throws(EvaluationError) -> Bool {
+    let d = program.comparisons[i.c]
+    guard let q = d.quantifier else { return try Semantics.compare(R[i.a], d.op, R[i.b], d.options) }
+    // The same loop as the test instructions, so every ANY/ALL is charged against the
+    // step budget.
+    let rhs = R[i.b]
+    return try quantified(R[i.a], q == .any ? 1 : 2, &env) { (v) throws(EvaluationError) in
+      try Semantics.compare(v, d.op, rhs, d.options)
+    }
+  }
+
+  /// A test instruction (`compareConst`, `inStrings`, `stringTest`, `like`, `matches`) on
+  /// its subject: the string fast path first, then quantifiers and the generic rules.
+  @inline(never)
+  private static func test(
+    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+    _ env: inout Environment
+  ) throws(EvaluationError) -> Bool {
+    let subject = try subject(i, R, input, program)
+    if i.trustedOpcode == .compareConst {
+      let op = program.comparisons[i.c].op
+      if i.quantifier == 0, case .int(let x) = subject, case .int(let k) = program.constants[i.b],
+        let result = Semantics.compareIntegers(x, op, k)
+      {
+        return result
+      }
+      let options = program.comparisons[i.c].options
+      let constant = program.constants[i.b]
+      return try quantifiedOrSingle(subject, i.quantifier, &env) { (v) throws(EvaluationError) in
+        try Semantics.compare(v, op, constant, options)
+      }
+    }
+    if i.quantifier == 0, case .string(let s) = subject { return try stringTest(i, program, s) }
+    return try quantifiedOrSingle(subject, i.quantifier, &env) { (v) throws(EvaluationError) in
+      if case .string(let s) = v { return try stringTest(i, program, s) }
+      return try generic(v, program.comparisons[i.c])
+    }
+  }
+
+  /// A program that is one string test (``Program/kernel``) on a string subject: no
+  /// dispatch loop, registers or environment. The hot shapes `SELF IN {…}`,
+  /// `key MATCHES '…'` and `key CONTAINS[cd] '…'` run here.
+  static func runKernel(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
+    do throws(EvaluationError) {
+      return try stringTest(i, program, s)
+    } catch {
+      var located = error
+      located.range = program.ranges[0]
+      throw located
+    }
+  }
+
+  /// The string case of the test instructions (`inStrings`, `stringTest`, `like`, `matches`)
+  /// without a quantifier. Pool objects are used through unretained references: the
+  /// program owns them for as long as it runs.
+  @inline(__always)
+  static func stringTest(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
+    switch i.trustedOpcode {
+    case .inStrings:
+      return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
+    case .stringTest:
+      let op = program.comparisons[i.c].op
+      return program.needleRefs[i.b]._withUnsafeGuaranteedRef { test($0, op, s) }
+    case .like:
+      return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+    default:
+      let result = program.regexRefs[i.b]._withUnsafeGuaranteedRef { (r) -> Result<Bool, RegexFailure> in
+        do throws(RegexFailure) { return .success(try r.matches(s)) } catch { return .failure(error) }
+      }
+      do throws(RegexFailure) {
+        return try result.get()
+      } catch {
+        throw EvaluationError(.regex, "MATCHES: \(error.message)")
+      }
+    }
+  }
+
+  /// The subject of a test instruction, read from where ``SubjectSource`` says.
+  @inline(__always)
+  private static func subject(
+    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input, _ program: Program
+  ) throws(EvaluationError) -> SiftValue {
+    switch i.source {
+    case .register: return R[i.a]
+    case .evaluatedObject: return input.selfValue
+    case .slot: return try input.slot(i.a)
+    case .root: return input.root(program.names[i.a])
     }
   }
 
@@ -185,6 +248,7 @@ enum Machine {
   }
 
   /// ANY (1) / ALL (2) over the left collection, charging one step per element.
+  @inline(__always)
   private static func quantified(
     _ lhs: SiftValue, _ quantifier: Int, _ env: inout Environment,
     _ test: (SiftValue) throws(EvaluationError) -> Bool
@@ -206,11 +270,14 @@ enum Machine {
     }
   }
 
+  @inline(__always)
   static func charge(_ steps: Int, _ env: inout Environment) throws(EvaluationError) {
     env.stepsLeft -= steps
-    if env.stepsLeft < 0 {
-      throw EvaluationError(.limitExceeded, "evaluation exceeded its step budget (EvaluationLimits.maxSteps)")
-    }
+    if env.stepsLeft < 0 { throw stepBudgetExceeded() }
+  }
+
+  private static func stepBudgetExceeded() -> EvaluationError {
+    EvaluationError(.limitExceeded, "evaluation exceeded its step budget (EvaluationLimits.maxSteps)")
   }
 
   /// The elements for which the subpredicate holds. As in Apple's NSSubqueryExpression,
@@ -225,11 +292,11 @@ enum Machine {
     default: throw EvaluationError(.typeMismatch, "SUBQUERY needs a collection, not a \(collection.kindName)")
     }
     try charge(elements.count, &env)
-    let saved = env.variables[sub.variable]
-    defer { env.variables[sub.variable] = saved }
+    let saved = env.variables?[sub.variable]
+    defer { env.bind(sub.variable, saved) }
     var out: [SiftValue] = []
     for e in elements {
-      env.variables[sub.variable] = e
+      env.bind(sub.variable, e)
       if try run(sub.program, input: input, environment: &env) { out.append(e) }
     }
     return .array(out)
