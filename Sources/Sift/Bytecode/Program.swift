@@ -56,11 +56,11 @@ final class Program: @unchecked Sendable {
   init(_ b: ProgramBuilder, functions: SiftFunctions) {
     self.functions = functions
     code = b.code
-    instructions = UnsafeBufferPointer(frozenCopyOf: b.code)
-    setRefs = UnsafeBufferPointer(frozenCopyOf: b.stringSets.map { Unmanaged.passUnretained($0) })
-    needleRefs = UnsafeBufferPointer(frozenCopyOf: b.needles.map { Unmanaged.passUnretained($0) })
-    likeRefs = UnsafeBufferPointer(frozenCopyOf: b.likes.map { Unmanaged.passUnretained($0) })
-    regexRefs = UnsafeBufferPointer(frozenCopyOf: b.regexes.map { Unmanaged.passUnretained($0) })
+    instructions = UnsafeBufferPointer(frozenCopyOf: b.code) { $0 }
+    setRefs = UnsafeBufferPointer(frozenCopyOf: b.stringSets) { Unmanaged.passUnretained($0) }
+    needleRefs = UnsafeBufferPointer(frozenCopyOf: b.needles) { Unmanaged.passUnretained($0) }
+    likeRefs = UnsafeBufferPointer(frozenCopyOf: b.likes) { Unmanaged.passUnretained($0) }
+    regexRefs = UnsafeBufferPointer(frozenCopyOf: b.regexes) { Unmanaged.passUnretained($0) }
     ranges = b.ranges
     constants = b.constants
     names = b.names

@@ -10,8 +10,12 @@ struct Compiler {
   init(schema: SiftSchema?, functions: SiftFunctions) {
     self.schema = schema
     self.functions = functions
+    // One allocation each for the pools nearly every predicate uses, instead of growing
+    // 1 -> 2 -> 4 (allocations are most of the cost of compiling a short predicate).
     program.code.reserveCapacity(32)
     program.ranges.reserveCapacity(32)
+    program.names.reserveCapacity(8)
+    program.comparisons.reserveCapacity(8)
   }
 
   static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?, functions: SiftFunctions = SiftFunctions())

@@ -15,11 +15,10 @@ final class StringSet: @unchecked Sendable {
 
   let options: ComparisonOptions
   /// Small sets without folding options: members of up to 16 bytes as two words each
-  /// (compared without a call to memcmp), longer members as bytes.
-  let shortLiterals: [ShortLiteral]
-  /// `shortLiterals` in memory the set owns: the lookup walks it without touching a
-  /// reference count. (Immutable after init, hence Sendable.)
+  /// (compared without a call to memcmp), in memory the set owns, so the lookup walks
+  /// it without touching a reference count (immutable after init, hence Sendable)...
   private let shortKeys: UnsafeBufferPointer<ShortLiteral>
+  /// ...and longer members as bytes.
   let literals: [[UInt8]]
   /// Small sets with `[c]`/`[d]`.
   let needles: [StringNeedle]
@@ -31,18 +30,16 @@ final class StringSet: @unchecked Sendable {
     self.options = options
     let folding = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
     if strings.count <= Self.linearLimit {
-      let bytes = folding ? [] : strings.map { Array($0.utf8) }
-      shortLiterals = bytes.filter { $0.count <= 16 }.map { b in b.withUnsafeBufferPointer { ShortLiteral($0)! } }
-      literals = bytes.filter { $0.count > 16 }
-      shortKeys = UnsafeBufferPointer(frozenCopyOf: shortLiterals)
+      let short = folding ? [] : strings.filter { $0.utf8.count <= 16 }
+      shortKeys = UnsafeBufferPointer(frozenCopyOf: short) { s in withUTF8Bytes(s) { ShortLiteral($0)! } }
+      literals = folding ? [] : strings.filter { $0.utf8.count > 16 }.map { Array($0.utf8) }
       needles = folding ? strings.map { StringNeedle($0, options: options) } : []
       entries = []
       slots = []
       mask = 0
       return
     }
-    shortLiterals = []
-    shortKeys = UnsafeBufferPointer(frozenCopyOf: [])
+    shortKeys = UnsafeBufferPointer(start: nil, count: 0)
     literals = []
     needles = []
     var unique: [[UInt8]] = []
@@ -66,7 +63,7 @@ final class StringSet: @unchecked Sendable {
 
   deinit { shortKeys.deallocate() }
 
-  var count: Int { shortLiterals.count + literals.count + needles.count + entries.count }
+  var count: Int { shortKeys.count + literals.count + needles.count + entries.count }
 
   /// FNV-1a over the bytes; the table is built and probed in one process, so a fixed
   /// seed is fine and keeps lookups allocation-free.
@@ -162,11 +159,16 @@ struct ShortLiteral: Sendable, Equatable {
 }
 
 extension UnsafeBufferPointer {
-  /// A copy of `array` in freshly allocated memory that the caller owns and must
-  /// deallocate (in the owning class's deinit).
-  init(frozenCopyOf array: [Element]) {
-    let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
-    _ = memory.initialize(from: array)
-    self.init(memory)
+  /// `transform` of each element of `array`, in freshly allocated memory that the caller
+  /// owns and must deallocate (in the owning class's deinit). Empty arrays allocate
+  /// nothing (deallocating a buffer without a base address is a no-op).
+  init<T>(frozenCopyOf array: [T], _ transform: (T) -> Element) {
+    guard !array.isEmpty else {
+      self.init(start: nil, count: 0)
+      return
+    }
+    let memory = UnsafeMutablePointer<Element>.allocate(capacity: array.count)
+    for (i, x) in array.enumerated() { (memory + i).initialize(to: transform(x)) }
+    self.init(start: memory, count: array.count)
   }
 }
