@@ -25,7 +25,7 @@ extension Compiler {
       var rest = keys[...]
       if let base {
         try expression(base, into: r)
-      } else if let schema, let first = keys.first, !first.hasPrefix("@") {
+      } else if let schema, let first = keys.first, !first.isCollectionOperator {
         guard let slot = schema.slot(for: first) else {
           throw SyntaxError(
             "'\(first)' is not a field of the schema", at: range,
@@ -33,7 +33,7 @@ extension Compiler {
         }
         emit(.loadSlot, a: r, b: slot, range: range)
         rest = rest.dropFirst()
-      } else if let first = keys.first, !first.hasPrefix("@") {
+      } else if let first = keys.first, !first.isCollectionOperator {
         emit(.loadRoot, a: r, b: name(first), range: range)
         rest = rest.dropFirst()
       } else {
