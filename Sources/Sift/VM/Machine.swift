@@ -42,8 +42,25 @@ enum Machine {
     while true {
       let i = code[pc]
       switch i.trustedOpcode {
-      case .inStrings, .stringTest, .like, .matches, .compareConst:
-        flag = try test(i, program, R, input, &env)
+      case .inStrings, .stringTest, .like, .matches:
+        // The common case inline, read in place as the kernel does: an unquantified test
+        // of a record slot holding a string.
+        if i.quantifier == 0, i.source == .slot, case .record(let r) = input, i.a < r.pointee.values.count,
+          case .string(let s) = r.pointee.values[i.a]
+        {
+          flag = try stringTest(i, program, s)
+        } else {
+          flag = try test(i, program, R, input, &env)
+        }
+      case .compareConst:
+        if i.quantifier == 0, i.source == .slot, case .record(let r) = input, i.a < r.pointee.values.count,
+          case .int(let x) = r.pointee.values[i.a], case .int(let k) = program.constants[i.b],
+          let result = Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
+        {
+          flag = result
+        } else {
+          flag = try test(i, program, R, input, &env)
+        }
       case .compare:
         flag = try compare(i, program, R, &env)
       case .setFlag:
