@@ -15,9 +15,11 @@ let package = Package(
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2"]),
     .executableTarget(name: "SiftCLI", dependencies: ["Sift"]),
+    // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
+    .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "SiftBenchmarks",
-      dependencies: ["Sift"],
+      dependencies: ["Sift", "CPCRE2", "MallocCounter"],
       path: "Benchmarks/SiftBenchmarks"
     ),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),

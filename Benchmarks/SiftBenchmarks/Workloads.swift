@@ -2,7 +2,9 @@ import Sift
 
 /// The four reference predicates (W1–W4) and the 20-clause predicate, with their arguments.
 enum Workloads {
-  static let allowedAccounts: SiftValue = ["acct-1", "acct-4", "acct-7"]
+  /// The allowed account ids: 3 of the 8 (`acct-0` … `acct-7`) that records carry.
+  static let allowedAccountIDs = ["acct-1", "acct-4", "acct-7"]
+  static let allowedAccounts = SiftValue.array(allowedAccountIDs.map(SiftValue.string))
 
   static let predicates: [(name: String, format: String, arguments: [SiftValue])] = [
     ("W1", "SELF IN %@", [allowedAccounts]),

@@ -1,10 +1,13 @@
+import Foundation
+
 // Benchmark bodies live in functions: top-level closures in main.swift are MainActor
 // closures in Swift 6 mode and pay an executor check on every call.
-func benchmarkMain() {
+func benchmarkMain() -> Int32 {
   let options = BenchmarkOptions(Array(CommandLine.arguments.dropFirst()))
   if !options.json { print("Sift benchmarks (release build expected; median of rounds)") }
   ParseBenchmarks.run(options)
   CompileBenchmarks.run(options)
+  return EvaluationBenchmarks.run(options) ? 0 : 1
 }
 
-benchmarkMain()
+exit(benchmarkMain())

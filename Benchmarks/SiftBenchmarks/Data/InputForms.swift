@@ -1,0 +1,94 @@
+import Foundation
+import Sift
+
+/// The same records in every input form an engine takes. Each form is converted on first
+/// use, before any timing, and only if a selected engine needs it (a million records in every
+/// form take gigabytes, and first-touching memory is slow on these machines). Forms share
+/// string storage with the records (Swift strings are copy-on-write), so they differ only in
+/// their containers, as they would in an application.
+final class InputForms {
+  /// The records as the app models them (closures, `#Predicate`, `sift-kvc`).
+  let items: ContiguousArray<NotificationItem>
+  /// The account id of each record: `SELF` for W1.
+  lazy var accountIDs = ContiguousArray(items.lazy.map(\.account))
+  /// The account id as a value (`sift-value` for W1).
+  lazy var accountValues = ContiguousArray(items.lazy.map { SiftValue.string($0.account) })
+  /// The account id as `Any` (`sift-any` and `nspredicate-block` for W1).
+  lazy var accountAnys = ContiguousArray(items.lazy.map { $0.account as Any })
+  /// Each record as a value tree: a dictionary with one entry per field (`thread` may be null).
+  lazy var valueTrees = ContiguousArray(items.lazy.map { SiftValue.dictionary($0.siftDictionary) })
+  /// Each record as a Foundation dictionary, as hand-written Swift builds one for an API
+  /// that takes `[String: Any]` (`thread` is absent when nil).
+  lazy var foundationDictionaries = ContiguousArray(items.lazy.map(\.foundationDictionary))
+  /// Each record as a schema-bound record.
+  lazy var records = ContiguousArray(items.lazy.map { SiftRecord(schema: Self.schema, values: $0.siftValues) })
+  /// Each record boxed in an object, as `NSPredicate.evaluate(with:)` is given one.
+  lazy var boxes = ContiguousArray(items.lazy.map(NotificationBox.init))
+
+  /// The schema of `records`.
+  static let schema = SiftSchema(fields: NotificationItem.fieldNames)
+
+  init(_ items: ContiguousArray<NotificationItem>) { self.items = items }
+
+  var count: Int { items.count }
+}
+
+/// A record in an object, as NSPredicate callers hold their model objects (passing a class
+/// reference as `Any?` does not allocate a box, as a large struct would on every call).
+final class NotificationBox {
+  let item: NotificationItem
+  init(_ item: NotificationItem) { self.item = item }
+}
+
+extension NotificationItem {
+  /// The fields as values, in `fieldNames` order.
+  var siftValues: [SiftValue] {
+    [
+      .string(account), .int(priority), .string(sender), .array(tags.map(SiftValue.string)), .string(subject),
+      .string(title), .int(badge), thread.map(SiftValue.string) ?? .null, .double(relevance), .string(category),
+      .int(bytes), .string(kind), .string(lang), .array(recipients.map(SiftValue.string)), .int(score),
+    ]
+  }
+
+  /// The fields as a value dictionary.
+  var siftDictionary: [String: SiftValue] {
+    Dictionary(uniqueKeysWithValues: zip(Self.fieldNames, siftValues))
+  }
+
+  /// The fields as a Foundation dictionary; nil `thread` is left out.
+  var foundationDictionary: [String: Any] {
+    var d: [String: Any] = [
+      "account": account, "priority": priority, "sender": sender, "tags": tags, "subject": subject, "title": title,
+      "badge": badge, "relevance": relevance, "category": category, "bytes": bytes, "kind": kind, "lang": lang,
+      "recipients": recipients, "score": score,
+    ]
+    if let thread { d["thread"] = thread }
+    return d
+  }
+}
+
+/// The app's own type answering keys for Sift: what a user writes to evaluate predicates
+/// against a model struct without converting it first. Arrays are converted on each lookup,
+/// as a plain conformance must (the protocol returns values).
+extension NotificationItem: SiftKeyValueCoding {
+  func siftValue(forKey key: String) -> SiftValue? {
+    switch key {
+    case "account": .string(account)
+    case "priority": .int(priority)
+    case "sender": .string(sender)
+    case "tags": .array(tags.map(SiftValue.string))
+    case "subject": .string(subject)
+    case "title": .string(title)
+    case "badge": .int(badge)
+    case "thread": thread.map(SiftValue.string) ?? .null
+    case "relevance": .double(relevance)
+    case "category": .string(category)
+    case "bytes": .int(bytes)
+    case "kind": .string(kind)
+    case "lang": .string(lang)
+    case "recipients": .array(recipients.map(SiftValue.string))
+    case "score": .int(score)
+    default: nil
+    }
+  }
+}
