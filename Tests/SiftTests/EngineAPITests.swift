@@ -52,6 +52,26 @@ import Testing
     let object: [String: Any] = ["name": "Alice", "age": NSNumber(value: 31), "flag": true, "x": NSNull()]
     #expect(try p.evaluate(with: object as Any?) == true)
     #expect(try p.evaluate(with: ["name": "Bob", "age": 40] as [String: Any] as Any?) == false)
+    // Optional values, nested collections, NSNumber booleans, Float, Date; others are errors.
+    let optionals: [String: Any?] = ["name": "ann", "age": Float(31.5), "flag": NSNumber(value: true), "x": nil]
+    #expect(try p.evaluate(with: optionals as Any?) == true)
+    let nested = try SiftPredicate(format: "ANY items.n == 2 AND when < %@", arguments: [.date(secondsSinceReferenceDate: 10)])
+    let items: [Any] = [["n": 1] as [String: Any], ["n": NSNumber(value: 2)] as [String: Any]]
+    #expect(try nested.evaluate(with: ["items": items, "when": Date(timeIntervalSinceReferenceDate: 5)] as Any?))
+    #expect(throws: EvaluationError.self) { try p.evaluate(with: ["name": URL(fileURLWithPath: "/")] as Any?) }
+  }
+
+  final class Account: SiftKeyValueCoding {
+    let id: String
+    init(id: String) { self.id = id }
+    func siftValue(forKey key: String) -> SiftValue? { key == "id" ? .string(id) : nil }
+    var siftSelfValue: SiftValue { .string(id) }
+  }
+
+  @Test func userClassType() throws {
+    let p = try SiftPredicate(format: "id IN {'a', 'b'} AND SELF == 'a'")
+    #expect(try p.evaluate(with: Account(id: "a")) == true)
+    #expect(try p.evaluate(with: Account(id: "b")) == false)
   }
 
   struct Notification: SiftKeyValueCoding {

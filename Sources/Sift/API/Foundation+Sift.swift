@@ -9,10 +9,38 @@ extension SiftValue {
       self = .null
       return
     }
+    // A nil inside `Any` (an element of `[String: Any?]` seen as `[String: Any]`).
+    if case Optional<Any>.none = value {
+      self = .null
+      return
+    }
+    // Swift's own types first: a cast of a Swift value to a class (`is NSNull`,
+    // `as NSNumber`) boxes it on Linux, and `as [String: Any?]` rebuilds a `[String: Any]`.
     switch value {
-    case is NSNull: self = .null
+    case let s as String: self = .string(s)
     case let b as Bool where type(of: value) == Bool.self: self = .bool(b)
-    case let n as NSNumber where type(of: value) is NSNumber.Type:
+    case let i as Int where type(of: value) == Int.self: self = .int(i)
+    case let d as Double where type(of: value) == Double.self: self = .double(d)
+    case let d as [String: Any]:
+      var out: [String: SiftValue] = [:]
+      out.reserveCapacity(d.count)
+      for (k, e) in d {
+        guard let v = SiftValue(foundation: e) else { return nil }
+        out[k] = v
+      }
+      self = .dictionary(out)
+    case let a as [Any]:
+      var out: [SiftValue] = []
+      out.reserveCapacity(a.count)
+      for e in a {
+        guard let v = SiftValue(foundation: e) else { return nil }
+        out.append(v)
+      }
+      self = .array(out)
+    case let v as SiftValue: self = v
+    case is NSNull: self = .null
+    case _ where type(of: value) is NSNumber.Type:
+      let n = value as! NSNumber
       let type = String(cString: n.objCType)
       switch type {
       case "c", "B": self = .bool(n.boolValue)
@@ -22,9 +50,7 @@ extension SiftValue {
     case let i as Int: self = .int(i)
     case let d as Double: self = .double(d)
     case let f as Float: self = .double(Double(f))
-    case let s as String: self = .string(s)
     case let date as Date: self = .date(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate)
-    case let v as SiftValue: self = v
     case let a as [Any?]:
       var out: [SiftValue] = []
       for e in a {

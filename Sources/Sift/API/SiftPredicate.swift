@@ -95,9 +95,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   public func evaluate(with object: some SiftKeyValueCoding, variables: [String: SiftValue] = Dictionary())
     throws(EvaluationError) -> Bool
   {
-    let existential: any SiftKeyValueCoding = object
-    return try withUnsafePointer(to: existential) { (p) throws(EvaluationError) in
-      try run(.object(p), variables: variables)
+    try withUnsafePointer(to: object) { (p) throws(EvaluationError) in
+      try run(.object(UnsafeRawPointer(p), type(of: object)), variables: variables)
     }
   }
 

@@ -4,7 +4,9 @@
 /// value-witness call).
 enum Input {
   case value(UnsafePointer<SiftValue>)
-  case object(UnsafePointer<any SiftKeyValueCoding>)
+  /// The object's address and its type: no existential box (a large struct would need a
+  /// heap allocation per evaluation).
+  case object(UnsafeRawPointer, any SiftKeyValueCoding.Type)
   case record(UnsafePointer<SiftRecord>)
 
   @inline(__always)
@@ -13,7 +15,7 @@ enum Input {
     case .value(let v):
       if case .dictionary(let d) = v.pointee { return d.literalValue(forKey: key) ?? .null }
       return (try? Semantics.value(forKey: key, in: v.pointee)) ?? .null
-    case .object(let o): return o.pointee.siftValue(forKey: key) ?? .null
+    case .object(let o, let type): return type.siftValue(at: o, forKey: key) ?? .null
     case .record(let r): return r.pointee[key] ?? .null
     }
   }
@@ -32,7 +34,7 @@ enum Input {
   var selfValue: SiftValue {
     switch self {
     case .value(let v): return v.pointee
-    case .object(let o): return o.pointee.siftSelfValue
+    case .object(let o, let type): return type.siftSelfValue(at: o)
     case .record(let r): return r.pointee.dictionaryValue
     }
   }
@@ -49,5 +51,17 @@ struct Environment {
   mutating func bind(_ name: String, _ value: SiftValue?) {
     if variables == nil { variables = [:] }
     variables![name] = value
+  }
+}
+
+extension SiftKeyValueCoding {
+  /// `siftValue(forKey:)` of the `Self` at `address`.
+  static func siftValue(at address: UnsafeRawPointer, forKey key: String) -> SiftValue? {
+    address.assumingMemoryBound(to: Self.self).pointee.siftValue(forKey: key)
+  }
+
+  /// `siftSelfValue` of the `Self` at `address`.
+  static func siftSelfValue(at address: UnsafeRawPointer) -> SiftValue {
+    address.assumingMemoryBound(to: Self.self).pointee.siftSelfValue
   }
 }
