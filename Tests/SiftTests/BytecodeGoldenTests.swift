@@ -40,6 +40,19 @@ import Testing
     #expect(actual == expected)
   }
 
+  /// Nested AND/OR with a NOT computes the right boolean function for all eight inputs.
+  @Test func nestedShortCircuits() throws {
+    let p = try SiftPredicate(format: "(a == 'x' OR NOT (b == 'y')) AND c == 'z'")
+    for a in [true, false] {
+      for b in [true, false] {
+        for c in [true, false] {
+          let object: SiftValue = ["a": a ? "x" : "-", "b": b ? "y" : "-", "c": c ? "z" : "-"]
+          #expect(try p.evaluate(with: object) == ((a || !b) && c), "\(a) \(b) \(c)")
+        }
+      }
+    }
+  }
+
   @Test func instructionsRoundTripTheirOperands() {
     for op in Opcode.allCases {
       let i = Instruction(op, a: 65_535, b: 1, c: 40_000, d: 255)

@@ -55,7 +55,8 @@ import Testing
     // Optional values, nested collections, NSNumber booleans, Float, Date; others are errors.
     let optionals: [String: Any?] = ["name": "ann", "age": Float(31.5), "flag": NSNumber(value: true), "x": nil]
     #expect(try p.evaluate(with: optionals as Any?) == true)
-    let nested = try SiftPredicate(format: "ANY items.n == 2 AND when < %@", arguments: [.date(secondsSinceReferenceDate: 10)])
+    let nested = try SiftPredicate(
+      format: "ANY items.n == 2 AND when < %@", arguments: [.date(secondsSinceReferenceDate: 10)])
     let items: [Any] = [["n": 1] as [String: Any], ["n": NSNumber(value: 2)] as [String: Any]]
     #expect(try nested.evaluate(with: ["items": items, "when": Date(timeIntervalSinceReferenceDate: 5)] as Any?))
     #expect(throws: EvaluationError.self) { try p.evaluate(with: ["name": URL(fileURLWithPath: "/")] as Any?) }

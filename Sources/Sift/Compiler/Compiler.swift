@@ -190,7 +190,7 @@ struct Compiler {
       case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
         (.contains, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        program.needles.append(StringNeedle(s, options: c.options))
+        program.needles.append(StringNeedle(s, options: c.options, test: NeedleTest(c.op)!))
         emit(
           .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode),

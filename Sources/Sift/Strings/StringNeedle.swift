@@ -10,6 +10,22 @@
 ///
 /// The folded bytes are also kept as little-endian words (the first two inline), so an ASCII
 /// subject is compared 8 bytes per load, with ASCII lowercasing in the register.
+/// The four tests a compiled string comparison can make with a needle.
+enum NeedleTest: UInt8, Sendable {
+  case equal, prefix, suffix, contains
+
+  /// The test for `==`, BEGINSWITH, ENDSWITH or CONTAINS; nil for other operators.
+  init?(_ op: ComparisonOperator) {
+    switch op {
+    case .equal: self = .equal
+    case .beginsWith: self = .prefix
+    case .endsWith: self = .suffix
+    case .contains: self = .contains
+    default: return nil
+    }
+  }
+}
+
 final class StringNeedle: Sendable {
   /// The original text.
   let text: String
@@ -33,9 +49,14 @@ final class StringNeedle: Sendable {
   private let w2: UInt64
   private let w3: UInt64
 
-  init(_ text: String, options: ComparisonOptions) {
+  /// Which test ``matches(_:)`` runs: `==`, BEGINSWITH, ENDSWITH or CONTAINS (a
+  /// compiled comparison owns its needle, so the test travels with it).
+  let test: NeedleTest
+
+  init(_ text: String, options: ComparisonOptions, test: NeedleTest = .equal) {
     self.text = text
     self.options = options
+    self.test = test
     let mode = FoldMode(options)
     self.mode = mode
     let folded = Array(UnicodeFolding.fold(text, mode).utf8)
@@ -51,6 +72,19 @@ final class StringNeedle: Sendable {
     self.w1 = words.count > 1 ? words[1] : 0
     self.w2 = words.count > 2 ? words[2] : 0
     self.w3 = words.count > 3 ? words[3] : 0
+  }
+
+  /// The needle's own ``test`` on `subject`.
+  @inline(__always)
+  func matches(_ subject: String) -> Bool {
+    withUTF8Bytes(subject) { s in
+      switch test {
+      case .equal: equalBytes(s)
+      case .prefix: prefixBytes(s)
+      case .suffix: suffixBytes(s)
+      case .contains: containedBytes(s)
+      }
+    }
   }
 
   /// `subject ==[options] text`.
@@ -214,19 +248,12 @@ final class StringNeedle: Sendable {
     if !mode.folds {
       return s.count >= m && find(s.baseAddress!, s.count) { _ in true }
     }
-    if isASCII {
-      let n = s.count
-      if n >= m {
-        // A match on ASCII bytes followed by ASCII (or the end) is a match in the folded subject too.
-        let found = find(s.baseAddress!, n) { q in
-          let e = q &+ m
-          return e == n || s[e] < 0x80
-        }
-        if found { return true }
-      }
-      if ASCIIBytes.isASCII(s) { return false }
-    } else if ASCIIBytes.isASCII(s) {
-      return false
+    // One SWAR pass decides the path: an ASCII subject folds to itself (lowercased under
+    // [c]), so the needle's bytes are searched in place; any other subject is folded once
+    // and searched once (searching its raw bytes first cost a second search whenever the
+    // subject has accents, the common case for [d]).
+    if ASCIIBytes.isASCII(s) {
+      return isASCII && s.count >= m && find(s.baseAddress!, s.count) { _ in true }
     }
     return slowContains(s)
   }
