@@ -194,7 +194,21 @@ enum Machine {
   /// A program that is one string test (``Program/kernel``) on a string subject: no
   /// dispatch loop, registers or environment. The hot shapes `SELF IN {…}`,
   /// `key MATCHES '…'` and `key CONTAINS[cd] '…'` run here.
+  @inline(__always)
   static func runKernel(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
+    // Only MATCHES can fail; the other tests run without the error plumbing.
+    switch i.trustedOpcode {
+    case .inStrings: return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
+    case .stringTest: return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+    case .like: return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+    default: return try runRegexKernel(i, program, s)
+    }
+  }
+
+  @inline(never)
+  private static func runRegexKernel(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError)
+    -> Bool
+  {
     do throws(EvaluationError) {
       return try stringTest(i, program, s)
     } catch {
