@@ -122,13 +122,26 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use
   /// ``evaluate(with:variables:)-(String,_)`` to see the error).
-  public func matches(_ string: String) -> Bool { (try? evaluate(with: string, variables: Dictionary())) ?? false }
+  public func matches(_ string: String) -> Bool {
+    // The Focus hot path: no variables dictionary is built for a one-test program.
+    if let kernel = program.kernel, kernel.source == .evaluatedObject {
+      return (try? Machine.runKernel(kernel, program, string)) ?? false
+    }
+    return (try? run(.string(string), variables: Dictionary())) ?? false
+  }
 
   /// Evaluates against a value; **returns false when evaluation fails**.
   public func matches(_ value: SiftValue) -> Bool { (try? run(value, variables: Dictionary())) ?? false }
 
   /// Evaluates against a record; **returns false when evaluation fails**.
-  public func matches(_ record: SiftRecord) -> Bool { (try? evaluate(with: record, variables: Dictionary())) ?? false }
+  public func matches(_ record: SiftRecord) -> Bool {
+    if let kernel = program.kernel, kernel.source == .slot, kernel.a < record.values.count,
+      case .string(let s) = record.values[kernel.a], options.schema == nil || record.schema == options.schema!
+    {
+      return (try? Machine.runKernel(kernel, program, s)) ?? false
+    }
+    return (try? evaluate(with: record, variables: Dictionary())) ?? false
+  }
 }
 
 /// How to compile: parse options, an optional schema, custom functions and limits.

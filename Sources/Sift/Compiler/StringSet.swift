@@ -25,6 +25,9 @@ final class StringSet: @unchecked Sendable {
   let entries: [[UInt8]]
   let slots: [Int32]
   let mask: Int
+  /// Whether membership is a plain byte comparison (no folding options, no hash table):
+  /// decided once so the lookup tests one flag.
+  private let isLiteral: Bool
 
   init(_ strings: [String], options: ComparisonOptions) {
     self.options = options
@@ -37,6 +40,7 @@ final class StringSet: @unchecked Sendable {
       entries = []
       slots = []
       mask = 0
+      isLiteral = !folding
       return
     }
     shortKeys = UnsafeBufferPointer(start: nil, count: 0)
@@ -59,6 +63,7 @@ final class StringSet: @unchecked Sendable {
     entries = unique
     slots = table
     mask = size - 1
+    isLiteral = false
   }
 
   deinit { shortKeys.deallocate() }
@@ -76,7 +81,7 @@ final class StringSet: @unchecked Sendable {
 
   @inline(__always)
   func contains(_ s: String) -> Bool {
-    if needles.isEmpty && entries.isEmpty {
+    if isLiteral {
       if let found = s.utf8.withContiguousStorageIfAvailable({ containsLiteral($0) }) { return found }
       return containsBridged(s)
     }
