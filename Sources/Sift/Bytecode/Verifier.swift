@@ -4,11 +4,11 @@
 enum Verifier {
   static func verify(_ p: Program, range: SourceRange) throws(SyntaxError) {
     let limit = InstructionLimits.maxOperand
-    let sizes = [
+    // The largest table decides (no array of sizes: compiling is allocation-bound).
+    let largest = max(
       p.code.count, p.registerCount, p.constants.count, p.names.count, p.paths.count, p.comparisons.count,
-      p.needles.count, p.stringSets.count, p.likes.count, p.regexes.count, p.subprograms.count,
-    ]
-    guard sizes.allSatisfy({ $0 < limit }) else {
+      p.needles.count, p.stringSets.count, p.likes.count, p.regexes.count, p.subprograms.count)
+    guard largest < limit else {
       throw SyntaxError("predicate is too large to compile (a table exceeds \(limit) entries)", at: range)
     }
     guard p.ranges.count == p.code.count, p.code.last?.opcode == .ret else {

@@ -181,7 +181,7 @@ struct Compiler {
       switch (c.op, k) {
       case (.in, .array(let elements)) where !elements.isEmpty && elements.allSatisfy(\.isString):
         let (lhs, source) = try subject(c.lhs)
-        program.stringSets.append(StringSet(elements.map(\.stringValue!), options: c.options))
+        program.stringSets.append(StringSet(elements, options: c.options))
         emit(
           .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode),

@@ -29,13 +29,29 @@ final class StringSet: @unchecked Sendable {
   /// decided once so the lookup tests one flag.
   private let isLiteral: Bool
 
+  /// A set of the string constants in `elements` (every element must be a string).
+  convenience init(_ elements: [SiftValue], options: ComparisonOptions) {
+    self.init(elements.map { $0.stringValue! }, options: options)
+  }
+
   init(_ strings: [String], options: ComparisonOptions) {
     self.options = options
     let folding = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
     if strings.count <= Self.linearLimit {
-      let short = folding ? [] : strings.filter { $0.utf8.count <= 16 }
-      shortKeys = UnsafeBufferPointer(frozenCopyOf: short) { s in withUTF8Bytes(s) { ShortLiteral($0)! } }
-      literals = folding ? [] : strings.filter { $0.utf8.count > 16 }.map { Array($0.utf8) }
+      let shortCount = folding ? 0 : strings.count { $0.utf8.count <= 16 }
+      if shortCount > 0 {
+        let keys = UnsafeMutablePointer<ShortLiteral>.allocate(capacity: shortCount)
+        var k = 0
+        for s in strings where s.utf8.count <= 16 {
+          (keys + k).initialize(to: withUTF8Bytes(s) { ShortLiteral($0)! })
+          k += 1
+        }
+        shortKeys = UnsafeBufferPointer(start: keys, count: shortCount)
+      } else {
+        shortKeys = UnsafeBufferPointer(start: nil, count: 0)
+      }
+      literals =
+        folding || shortCount == strings.count ? [] : strings.filter { $0.utf8.count > 16 }.map { Array($0.utf8) }
       needles = folding ? strings.map { StringNeedle($0, options: options) } : []
       entries = []
       slots = []

@@ -41,8 +41,11 @@ final class StringNeedle: Sendable {
   private let count: Int
   /// Whether subject bytes are lowercased before comparing (an ASCII needle under [c]).
   private let lowering: Bool
-  /// `folded` as little-endian words, the last one zero-padded.
+  /// `folded` as little-endian words, the last one zero-padded; kept only for needles
+  /// longer than the four inline words (one allocation fewer per compile otherwise).
   private let words: [UInt64]
+  /// The needle's last folded byte (candidates match their first and last byte).
+  private let lastByte: UInt8
   /// The first four words (0 when absent).
   private let w0: UInt64
   private let w1: UInt64
@@ -67,7 +70,8 @@ final class StringNeedle: Sendable {
     self.lowering = mode.lowersASCII && isASCII
     var words = [UInt64](repeating: 0, count: (folded.count + 7) / 8)
     for (i, b) in folded.enumerated() { words[i / 8] |= UInt64(b) << UInt64((i % 8) * 8) }
-    self.words = words
+    self.words = folded.count > 32 ? words : []
+    self.lastByte = folded.last ?? 0
     self.w0 = words.count > 0 ? words[0] : 0
     self.w1 = words.count > 1 ? words[1] : 0
     self.w2 = words.count > 2 ? words[2] : 0
@@ -266,9 +270,6 @@ final class StringNeedle: Sendable {
     let m = count
     let last = n &- m
     let first = SWAR.broadcast(UInt8(truncatingIfNeeded: w0))
-    let lastByte = words.withUnsafeBufferPointer { ws in
-      UInt8(truncatingIfNeeded: ws[(m &- 1) &>> 3] &>> UInt64(((m &- 1) & 7) &* 8))
-    }
     let final = SWAR.broadcast(lastByte)
     var i = 0
     if n >= m &+ 7 {
