@@ -110,14 +110,20 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       throw EvaluationError(
         .typeMismatch, "the record's schema is not the one this predicate was compiled with", at: syntax.range)
     }
-    if let kernel = program.kernel, kernel.source == .slot, kernel.a < record.values.count,
-      case .string(let s) = record.values[kernel.a]
-    {
+    if let kernel = program.kernel, let s = kernelSubject(kernel, record) {
       return try Machine.runKernel(kernel, program, s)
     }
     return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
       try run(.record(p), variables: variables)
     }
+  }
+
+  /// The string a slot kernel tests in `record`, or nil when the general path must run.
+  @inline(__always)
+  private func kernelSubject(_ kernel: Instruction, _ record: SiftRecord) -> String? {
+    guard kernel.source == .slot, kernel.a < record.values.count, case .string(let s) = record.values[kernel.a]
+    else { return nil }
+    return s
   }
 
   /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use
@@ -135,8 +141,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// Evaluates against a record; **returns false when evaluation fails**.
   public func matches(_ record: SiftRecord) -> Bool {
-    if let kernel = program.kernel, kernel.source == .slot, kernel.a < record.values.count,
-      case .string(let s) = record.values[kernel.a], options.schema == nil || record.schema == options.schema!
+    if let kernel = program.kernel, options.schema == nil || record.schema == options.schema!,
+      let s = kernelSubject(kernel, record)
     {
       return (try? Machine.runKernel(kernel, program, s)) ?? false
     }

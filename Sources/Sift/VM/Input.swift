@@ -20,6 +20,14 @@ enum Input {
     }
   }
 
+  /// Record slot `slot` of a schema-bound input, or nil for other inputs and slots out of
+  /// range (the caller then takes the general path, which reports the error).
+  @inline(__always)
+  func slotValue(_ slot: Int) -> SiftValue? {
+    guard case .record(let r) = self, slot < r.pointee.values.count else { return nil }
+    return r.pointee.values[slot]
+  }
+
   /// Record slot `slot` of a schema-bound input.
   @inline(__always)
   func slot(_ slot: Int) throws(EvaluationError) -> SiftValue {

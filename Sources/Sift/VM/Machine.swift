@@ -46,16 +46,14 @@ enum Machine {
         // The common case inline, read in place as the kernel does: an unquantified test
         // of a record slot holding a string. (Fusing each test with the jump after it was
         // tried: fewer dispatches, more instructions, no faster.)
-        if i.quantifier == 0, i.source == .slot, case .record(let r) = input, i.a < r.pointee.values.count,
-          case .string(let s) = r.pointee.values[i.a]
-        {
+        if i.quantifier == 0, i.source == .slot, case .string(let s)? = input.slotValue(i.a) {
           flag = try stringTest(i, program, s)
         } else {
           flag = try test(i, program, R, input, &env)
         }
       case .compareConst:
-        if i.quantifier == 0, i.source == .slot, case .record(let r) = input, i.a < r.pointee.values.count,
-          case .int(let x) = r.pointee.values[i.a], case .int(let k) = program.constants[i.b],
+        if i.quantifier == 0, i.source == .slot, case .int(let x)? = input.slotValue(i.a),
+          case .int(let k) = program.constants[i.b],
           let result = Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
         {
           flag = result
