@@ -438,6 +438,27 @@ enum RandomText {
 
   // MARK: Properties
 
+  /// An ASCII match followed by a combining mark, at every offset in and around a word of
+  /// the in-place search: under [c] the mark makes the last character "é" (no match), under
+  /// [cd] it folds away (a match), under [d] alone the case differs. The needle agrees with
+  /// StringSemantics each time.
+  @Test func matchFollowedByAMarkAtEveryOffset() {
+    for options: ComparisonOptions in [
+      [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive],
+    ] {
+      let needle = StringNeedle("resume", options: options, test: .contains)
+      for pad in 0..<24 {
+        for tail in ["", "x", " and more text after it"] {
+          let subject = String(repeating: "a", count: pad) + "RESUME\u{301}" + tail
+          #expect(
+            needle.matches(subject) == StringSemantics.contains(subject, "resume", options),
+            "\(options) pad \(pad) tail \(tail)")
+          #expect(needle.matches(subject) == (options == [.caseInsensitive, .diacriticInsensitive]))
+        }
+      }
+    }
+  }
+
   /// StringNeedle's four methods agree with StringSemantics, for every option set.
   @Test func needleAgreesWithSemantics() {
     var rng = SeededGenerator(seed: 42)

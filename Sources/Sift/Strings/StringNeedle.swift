@@ -256,10 +256,49 @@ final class StringNeedle: Sendable {
     // [c]), so the needle's bytes are searched in place; any other subject is folded once
     // and searched once (searching its raw bytes first cost a second search whenever the
     // subject has accents, the common case for [d]).
-    if ASCIIBytes.isASCII(s) {
-      return isASCII && s.count >= m && find(s.baseAddress!, s.count) { _ in true }
-    }
+    let n = s.count
+    if n == 0 { return false }
+    if isASCII, let found = findWhileASCII(s.baseAddress!, n) { return found }
+    if !isASCII && ASCIIBytes.isASCII(s) { return false }
     return slowContains(s)
+  }
+
+  /// The in-place search of an ASCII needle, abandoned at the first non-ASCII byte: true or
+  /// false for an ASCII subject (one pass: the ASCII check rides on the search's loads), nil
+  /// as soon as a byte >= 0x80 shows the subject must be folded.
+  @inline(__always)
+  private func findWhileASCII(_ s: UnsafePointer<UInt8>, _ n: Int) -> Bool? {
+    let m = count
+    if n < m &+ 7 {
+      if !ASCIIBytes.isASCII(UnsafeBufferPointer(start: s, count: n)) { return nil }
+      return n >= m && find(s, n) { _ in true }
+    }
+    // As in `find`, with every loaded word checked for high bits first. The a-loads cover
+    // [0, last + 8) and the b-loads [m - 1, n), which together cover the subject.
+    let last = n &- m
+    let first = SWAR.broadcast(UInt8(truncatingIfNeeded: w0))
+    let final = SWAR.broadcast(lastByte)
+    var i = 0
+    while true {
+      let a = SWAR.load(s, i)
+      let b = SWAR.load(s, i &+ m &- 1)
+      if (a | b) & SWAR.highs != 0 { return nil }
+      var z =
+        SWAR.zeroBytes((lowering ? SWAR.lower(a) : a) ^ first) & SWAR.zeroBytes((lowering ? SWAR.lower(b) : b) ^ final)
+      while z != 0 {
+        let q = i &+ (z.trailingZeroBitCount &>> 3)
+        if q > last { break }
+        if region(s, n, q).equal {
+          // A match followed by a non-ASCII byte may end inside a character (a combining
+          // mark after it): only the folded subject can tell.
+          let e = q &+ m
+          return e == n || s[e] < 0x80 ? true : nil
+        }
+        z &= z &- 1
+      }
+      if i &+ 7 >= last { return false }
+      i = Swift.min(i &+ 8, last &- 7)
+    }
   }
 
   /// Calls `accept` with each offset where the needle's bytes occur in `s` (`n >= count`), in
