@@ -106,7 +106,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   {
     // Slots were resolved against the compile-time schema; a record of another schema
     // would read the wrong fields. (Cheap: schemas sharing storage compare by identity.)
-    if let schema = options.schema, record.schema != schema {
+    if !fitsSchema(record) {
       throw EvaluationError(
         .typeMismatch, "the record's schema is not the one this predicate was compiled with", at: syntax.range)
     }
@@ -117,6 +117,11 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       try run(.record(p), variables: variables)
     }
   }
+
+  /// Whether `record` follows the schema this predicate was compiled with (any record
+  /// does when it was compiled without one).
+  @inline(__always)
+  private func fitsSchema(_ record: SiftRecord) -> Bool { options.schema.map { $0 == record.schema } ?? true }
 
   /// The string a slot kernel tests in `record`, or nil when the general path must run.
   @inline(__always)
@@ -141,9 +146,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// Evaluates against a record; **returns false when evaluation fails**.
   public func matches(_ record: SiftRecord) -> Bool {
-    if let kernel = program.kernel, options.schema == nil || record.schema == options.schema!,
-      let s = kernelSubject(kernel, record)
-    {
+    if let kernel = program.kernel, fitsSchema(record), let s = kernelSubject(kernel, record) {
       return (try? Machine.runKernel(kernel, program, s)) ?? false
     }
     return (try? evaluate(with: record, variables: Dictionary())) ?? false
