@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Sift", targets: ["Sift"]),
     .executable(name: "sift", targets: ["SiftCLI"]),
+    .library(name: "SiftFocus", targets: ["SiftFocus"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -15,6 +16,8 @@ let package = Package(
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2"]),
     .executableTarget(name: "SiftCLI", dependencies: ["Sift"]),
+    // The Focus filter layer: app-side filter model, system-side decisions, notifications.
+    .target(name: "SiftFocus", dependencies: ["Sift"]),
     // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
@@ -25,6 +28,7 @@ let package = Package(
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(name: "SiftTests", dependencies: ["Sift"], exclude: ["Conformance/Cases", "Golden"]),
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
+    .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
   ],
   swiftLanguageModes: [.v6]
 )
