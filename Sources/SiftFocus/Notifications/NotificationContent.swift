@@ -26,8 +26,13 @@ public struct NotificationContent: Sendable, Hashable {
   /// How the system ranks the notification in a summary, always within `0...1`
   /// (values outside are clamped, NaN becomes 0, on init and on every set).
   public var relevanceScore: Double {
-    didSet { relevanceScore = Self.clampedRelevance(relevanceScore) }
+    get { clampedRelevanceScore }
+    // A computed property rather than didSet: observers do not run inside this type's own
+    // initializers (including the APNs one), so a didSet clamp would be skipped there.
+    set { clampedRelevanceScore = Self.clampedRelevance(newValue) }
   }
+  /// The storage behind ``relevanceScore``; only ever holds clamped values.
+  private var clampedRelevanceScore: Double
   /// The app badge the sender asked for; recorded, but not trusted under a Focus (the
   /// system recomputes the badge from what it delivered).
   public var badge: Int?
@@ -54,8 +59,7 @@ public struct NotificationContent: Sendable, Hashable {
     self.filterCriteria = filterCriteria
     self.targetContentIdentifier = targetContentIdentifier
     self.interruptionLevel = interruptionLevel
-    // didSet does not run in an initializer, so the clamp is applied here too.
-    self.relevanceScore = Self.clampedRelevance(relevanceScore)
+    self.clampedRelevanceScore = Self.clampedRelevance(relevanceScore)
     self.badge = badge
     self.userInfo = userInfo
   }
