@@ -1,0 +1,71 @@
+/// The content of one notification, local or decoded from an APNs payload; the Linux
+/// counterpart of `UNMutableNotificationContent`, as a value.
+///
+/// ```swift
+/// var content = NotificationContent()
+/// content.title = "Build finished"
+/// content.filterCriteria = "work-account-identifier"
+/// ```
+public struct NotificationContent: Sendable, Hashable {
+  /// The headline.
+  public var title: String
+  /// A line under the title.
+  public var subtitle: String
+  /// The message text.
+  public var body: String
+  /// Groups related notifications (APNs `thread-id`).
+  public var threadIdentifier: String
+  /// The string a Focus filter's predicate is evaluated against as `SELF`; `nil` for a
+  /// notification that belongs to no particular context (it is then always delivered).
+  public var filterCriteria: String?
+  /// The scene or content the notification opens; checked against an app context's
+  /// target-content-identifier prefix.
+  public var targetContentIdentifier: String?
+  /// How urgently the notification asks for attention.
+  public var interruptionLevel: InterruptionLevel
+  /// How the system ranks the notification in a summary, always within `0...1`
+  /// (values outside are clamped, NaN becomes 0, on init and on every set).
+  public var relevanceScore: Double {
+    get { clampedRelevanceScore }
+    // A computed property rather than didSet: observers do not run inside this type's own
+    // initializers (including the APNs one), so a didSet clamp would be skipped there.
+    set { clampedRelevanceScore = Self.clampedRelevance(newValue) }
+  }
+  /// The storage behind ``relevanceScore``; only ever holds clamped values.
+  private var clampedRelevanceScore: Double
+  /// The app badge the sender asked for; recorded, but not trusted under a Focus (the
+  /// system recomputes the badge from what it delivered).
+  public var badge: Int?
+  /// Payload keys with no field of their own (custom APNs keys and unmapped `aps` keys).
+  public var userInfo: [String: SiftValue]
+
+  /// Creates content; every field has the same default as a fresh `UNMutableNotificationContent`.
+  public init(
+    title: String = "",
+    subtitle: String = "",
+    body: String = "",
+    threadIdentifier: String = "",
+    filterCriteria: String? = nil,
+    targetContentIdentifier: String? = nil,
+    interruptionLevel: InterruptionLevel = .active,
+    relevanceScore: Double = 0,
+    badge: Int? = nil,
+    userInfo: [String: SiftValue] = [:]
+  ) {
+    self.title = title
+    self.subtitle = subtitle
+    self.body = body
+    self.threadIdentifier = threadIdentifier
+    self.filterCriteria = filterCriteria
+    self.targetContentIdentifier = targetContentIdentifier
+    self.interruptionLevel = interruptionLevel
+    self.clampedRelevanceScore = Self.clampedRelevance(relevanceScore)
+    self.badge = badge
+    self.userInfo = userInfo
+  }
+
+  /// Clamps to `0...1`; NaN would survive `min`/`max` unchanged, so it maps to 0 explicitly.
+  static func clampedRelevance(_ score: Double) -> Double {
+    score.isNaN ? 0 : min(max(score, 0), 1)
+  }
+}

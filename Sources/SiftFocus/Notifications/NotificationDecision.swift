@@ -1,0 +1,81 @@
+/// What the system did with one notification under the active Focus, and why.
+///
+/// Muted notifications are never dropped: the decision travels with them into the history.
+public struct NotificationDecision: Sendable, Hashable {
+  /// Whether the notification was presented.
+  public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Presented (banner, sound, badge).
+    case delivered
+    /// Kept in the history silently.
+    case muted
+  }
+
+  /// Which rule of the design (Documentation/FocusLayer.md, decisions 1–6) decided.
+  public enum Reason: Sendable, Hashable, CustomStringConvertible {
+    /// No Focus is active (decision 1).
+    case noActiveFocus
+    /// The active Focus has no filter for the app, or its app context has no predicate (decision 2).
+    case noFilter
+    /// The predicate was true for the notification's filterCriteria (decision 3).
+    case matched
+    /// The predicate was false for the notification's filterCriteria (decision 3).
+    case notMatched
+    /// The notification has no filterCriteria, so the predicate does not apply (decision 4).
+    case noFilterCriteria
+    /// Evaluating the predicate failed; the associated value is the error's message (decision 5).
+    case predicateError(String)
+    /// The predicate matched but the targetContentIdentifier does not start with the
+    /// app context's prefix, given here (decision 6).
+    case targetContentMismatch(prefix: String)
+
+    /// A stable identifier for machine-readable output (`"noActiveFocus"`, `"predicateError"`, …).
+    public var code: String {
+      switch self {
+      case .noActiveFocus: "noActiveFocus"
+      case .noFilter: "noFilter"
+      case .matched: "matched"
+      case .notMatched: "notMatched"
+      case .noFilterCriteria: "noFilterCriteria"
+      case .predicateError: "predicateError"
+      case .targetContentMismatch: "targetContentMismatch"
+      }
+    }
+
+    /// A short English phrase that does not name the Focus (see ``explanation(focus:)``).
+    public var description: String { explanation(focus: nil) }
+
+    /// A short English phrase for JSON output and logs, naming the Focus when `focus` is given
+    /// (for example `filterCriteria not allowed by the Personal Focus predicate`). The Focus is
+    /// a parameter rather than part of the reason so reasons stay comparable across Focus modes.
+    public func explanation(focus: String?) -> String {
+      let the = focus.map { "the \($0) Focus" } ?? "the Focus"
+      switch self {
+      case .noActiveFocus: return "no Focus is active"
+      case .noFilter: return "the app has no filter for \(the)"
+      case .matched: return "filterCriteria allowed by \(the) predicate"
+      case .notMatched: return "filterCriteria not allowed by \(the) predicate"
+      case .noFilterCriteria: return "the notification has no filterCriteria"
+      case .predicateError(let message): return "\(the) predicate failed: \(message)"
+      case .targetContentMismatch(let prefix):
+        return "targetContentIdentifier does not start with \"\(prefix)\" as \(the) requires"
+      }
+    }
+  }
+
+  /// Delivered or muted.
+  public var outcome: Outcome
+  /// The rule that decided.
+  public var reason: Reason
+
+  /// Creates a decision.
+  public init(outcome: Outcome, reason: Reason) {
+    self.outcome = outcome
+    self.reason = reason
+  }
+
+  /// The decision for every notification while no Focus is active (decision 1).
+  public static let noActiveFocus = NotificationDecision(outcome: .delivered, reason: .noActiveFocus)
+
+  /// The reason's explanation; see ``Reason/explanation(focus:)``.
+  public func explanation(focus: String?) -> String { reason.explanation(focus: focus) }
+}
