@@ -23,7 +23,10 @@ import Testing
     configuration.modes.append(FocusMode(name: "Reading"))
     configuration.activeFocus = "Work"
     configuration.savedParameters["Work"] = [
-      "com.example.chat": ["alwaysUseDarkMode": false, "status": "In a meeting", "account": "work-account-identifier"]
+      "com.example.chat": [
+        "alwaysUseDarkMode": .bool(false), "status": .string("In a meeting"),
+        "account": .entity("work-account-identifier"),
+      ]
     ]
     try store.save(configuration)
     // A new store on the same file: what a restarted process sees.

@@ -6,12 +6,12 @@ public struct FocusConfiguration: Sendable, Hashable, Codable {
   /// The name of the active Focus, or nil when none is on.
   public var activeFocus: String?
   /// Saved parameter values: Focus name → app identifier → parameter key → value.
-  public var savedParameters: [String: [String: [String: SiftValue]]]
+  public var savedParameters: [String: [String: [String: FocusParameterValue]]]
 
   /// A configuration; by default the built-in Focus modes, none active, nothing saved.
   public init(
     modes: [FocusMode] = FocusMode.builtIn, activeFocus: String? = nil,
-    savedParameters: [String: [String: [String: SiftValue]]] = [:]
+    savedParameters: [String: [String: [String: FocusParameterValue]]] = [:]
   ) {
     self.modes = modes
     self.activeFocus = activeFocus

@@ -1,0 +1,162 @@
+/// What goes wrong on the system side.
+public struct FocusSystemError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What is wrong.
+  public var message: String
+  /// The message.
+  public var description: String { message }
+}
+
+/// The operating system's part of Focus: the Focus modes, the parameter values saved per
+/// Focus and app, activation (which calls each app's `perform()`, or hands the change to
+/// its extension when the app is not running), the decision for every notification, the
+/// history (muted notifications included) and the badges.
+///
+/// An actor: notifications can be delivered from many tasks while a Focus changes. Each
+/// decision reads the filters of one Focus: a change builds the new filters first and
+/// switches to them in one step.
+public actor FocusSystem {
+  private let store: FocusStore?
+  /// The modes, the active Focus and the saved parameters (persisted after every change
+  /// when the system has a store).
+  public private(set) var configuration: FocusConfiguration
+  private var apps: [String: RegisteredApp] = [:]
+  /// The notification filter of each app under the active Focus.
+  private var filters: [String: NotificationFilter] = [:]
+  private var records: [DeliveryRecord] = []
+  private var badges: [String: Int] = [:]
+
+  /// A system whose configuration lives in `store` (loaded now: an unreadable file is an
+  /// error, not an empty start).
+  public init(store: FocusStore) throws(FocusStoreError) {
+    self.store = store
+    configuration = try store.load()
+  }
+
+  /// A system kept in memory only.
+  public init(configuration: FocusConfiguration = FocusConfiguration()) {
+    store = nil
+    self.configuration = configuration
+  }
+
+  /// The active Focus, or nil.
+  public var activeFocus: String? { configuration.activeFocus }
+
+  /// Adds a user-defined Focus (a name already present is left as it is).
+  public func addFocus(_ mode: FocusMode) throws(FocusStoreError) {
+    guard configuration.mode(named: mode.name) == nil else { return }
+    configuration.modes.append(mode)
+    try persist()
+  }
+
+  /// Registers an app and its focus filter type. The system reads the filter's static title
+  /// and description from the type; `isRunning` decides whether a Focus change calls
+  /// `perform()` in the app or goes to `extensionHandler`.
+  public func register<F: FocusFilter>(
+    _ filter: F.Type, app: String, isRunning: Bool = true,
+    extensionHandler: (@Sendable (FocusChange) async -> Void)? = nil
+  ) {
+    var registered = RegisteredApp(filter, isRunning: isRunning)
+    registered.extensionHandler = extensionHandler
+    apps[app] = registered
+  }
+
+  /// Marks an app as running or not.
+  public func setRunning(_ running: Bool, app: String) { apps[app]?.isRunning = running }
+
+  /// Saves what the user set for `app`'s filter under `focus` (only the parameters that are
+  /// set are stored). Takes effect at the next activation of that Focus.
+  public func save<F: FocusFilter>(_ filter: F, for app: String, in focus: String) throws {
+    guard configuration.mode(named: focus) != nil else {
+      throw FocusSystemError(message: "there is no Focus named '\(focus)'")
+    }
+    configuration.savedParameters[focus, default: [:]][app] = filter.parameterValues
+    try persist()
+  }
+
+  /// Turns `focus` on (or every Focus off, with nil). For each registered app, the filter is
+  /// built from the values saved for that Focus; a running app's `perform()` is called, an
+  /// app that is not running gets the change through its extension handler. Then the
+  /// filters switch and every badge is recomputed. Returns the apps whose filter could not
+  /// be built or whose `perform()` threw, with the error (the others are switched anyway).
+  @discardableResult
+  public func activate(_ focus: String?) async throws -> [String: String] {
+    if let focus, configuration.mode(named: focus) == nil {
+      throw FocusSystemError(message: "there is no Focus named '\(focus)'")
+    }
+    var next: [String: NotificationFilter] = [:]
+    var failures: [String: String] = [:]
+    for (app, registered) in apps.sorted(by: { $0.key < $1.key }) {
+      let values = focus.flatMap { configuration.savedParameters[$0]?[app] }
+      guard let focus, let values else {
+        registered.clear()
+        if !registered.isRunning, let handler = registered.extensionHandler {
+          await handler(FocusChange(app: app, focus: focus, parameterValues: [:]))
+        }
+        continue
+      }
+      do {
+        let instance = try await registered.make(values)
+        next[app] = instance.notificationFilter
+        if registered.isRunning {
+          try await instance.activate()
+        } else {
+          instance.record()
+          await registered.extensionHandler?(FocusChange(app: app, focus: focus, parameterValues: values))
+        }
+      } catch {
+        failures[app] = "\(error)"
+      }
+    }
+    filters = next
+    configuration.activeFocus = focus
+    try persist()
+    recomputeBadges()
+    return failures
+  }
+
+  /// Decides a notification for `app` under the active Focus, keeps it in the history and
+  /// counts it toward the badge when it is delivered.
+  @discardableResult
+  public func deliver(_ content: NotificationContent, to app: String) -> DeliveryRecord {
+    let record = DeliveryRecord(
+      sequence: records.count + 1, app: app, content: content, focus: configuration.activeFocus,
+      decision: decide(content, for: app), isRead: false)
+    records.append(record)
+    if record.decision.outcome == .delivered { badges[app, default: 0] += 1 }
+    return record
+  }
+
+  /// The history, oldest first: every notification, delivered or muted (optionally one app's).
+  public func history(of app: String? = nil) -> [DeliveryRecord] {
+    guard let app else { return records }
+    return records.filter { $0.app == app }
+  }
+
+  /// The app's badge: its unread notifications that the active Focus lets through.
+  public func badgeCount(of app: String) -> Int { badges[app, default: 0] }
+
+  /// Marks every notification of `app` read (its badge goes to 0).
+  public func markAllRead(app: String) {
+    for k in records.indices where records[k].app == app { records[k].isRead = true }
+    badges[app] = 0
+  }
+
+  private func decide(_ content: NotificationContent, for app: String) -> NotificationDecision {
+    guard configuration.activeFocus != nil else { return .noActiveFocus }
+    return NotificationFilter.decide(content, under: filters[app] ?? NotificationFilter(predicate: nil))
+  }
+
+  /// The badge after a Focus change: what matters under the new Focus, as the talk
+  /// recommends (`setBadgeCount`), recounted from the unread history.
+  private func recomputeBadges() {
+    var counts: [String: Int] = [:]
+    for record in records where !record.isRead {
+      if decide(record.content, for: record.app).outcome == .delivered { counts[record.app, default: 0] += 1 }
+    }
+    badges = counts
+  }
+
+  private func persist() throws(FocusStoreError) {
+    try store?.save(configuration)
+  }
+}
