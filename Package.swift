@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Sift", targets: ["Sift"]),
     .executable(name: "sift", targets: ["SiftCLI"]),
     .library(name: "SiftFocus", targets: ["SiftFocus"]),
+    .executable(name: "ExampleChatApp", targets: ["ExampleChatApp"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -18,6 +19,8 @@ let package = Package(
     .executableTarget(name: "SiftCLI", dependencies: ["Sift"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift"]),
+    // The talk's chat app on top of SiftFocus.
+    .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),
     // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
