@@ -25,7 +25,7 @@ let package = Package(
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "SiftBenchmarks",
-      dependencies: ["Sift", "CPCRE2", "MallocCounter"],
+      dependencies: ["Sift", "SiftFocus", "CPCRE2", "MallocCounter"],
       path: "Benchmarks/SiftBenchmarks"
     ),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),

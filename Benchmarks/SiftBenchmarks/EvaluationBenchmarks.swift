@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftFocus
 
 /// Evaluation rows: each workload (W1–W4, C20) through every engine, in `hot` and `stream`
 /// mode, with the hand-written closure as the baseline of every ratio. The run fails (exit
@@ -210,6 +211,9 @@ enum EvaluationBenchmarks {
         EngineSpec("closure", \.accountIDs) { W1Closure(allowed: allowed) },
         EngineSpec("closure-naive", \.accountIDs) { W1NaiveClosure(allowed: Set(allowed)) },
         EngineSpec("sift", \.accountIDs) { SiftStringEvaluator(predicate: plain()) },
+        EngineSpec("sift-focus", \.notifications) {
+          SiftFocusEvaluator(filter: NotificationFilter(predicate: plain()))
+        },
         EngineSpec("sift-value", \.accountValues) { SiftValueEvaluator(predicate: plain()) },
         EngineSpec("sift-any", \.accountAnys) { SiftAnyEvaluator<Any>(predicate: plain()) },
         EngineSpec("nspredicate-block", \.accountAnys) {

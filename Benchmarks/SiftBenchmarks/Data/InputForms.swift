@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftFocus
 
 /// The same records in every input form an engine takes. Each form is converted on first
 /// use, before any timing, and only if a selected engine needs it (a million records in every
@@ -12,6 +13,13 @@ final class InputForms {
   /// The account id of each record: `SELF` for W1.
   lazy var accountIDs = ContiguousArray(items.lazy.map(\.account))
   /// The account id as a value (`sift-value` for W1).
+  /// Notifications whose `filterCriteria` is the account id (the Focus case of W1).
+  lazy var notifications = ContiguousArray(
+    items.lazy.map { item -> NotificationContent in
+      var content = NotificationContent(title: item.sender, subtitle: item.subject, body: item.title)
+      content.filterCriteria = item.account
+      return content
+    })
   lazy var accountValues = ContiguousArray(items.lazy.map { SiftValue.string($0.account) })
   /// The account id as `Any` (`sift-any` and `nspredicate-block` for W1).
   lazy var accountAnys = ContiguousArray(items.lazy.map { $0.account as Any })

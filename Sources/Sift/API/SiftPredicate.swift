@@ -5,17 +5,42 @@
 /// allowed.matches("work")   // true
 /// ```
 public struct SiftPredicate: Sendable, CustomStringConvertible {
+  /// Everything a predicate holds, behind one reference: copying a predicate (into a
+  /// notification filter, an app context, a closure) is one retain, not one per field.
+  private final class Storage: Sendable {
+    let format: String
+    let arguments: [SiftValue]
+    let substitutions: [String: SiftValue]
+    let options: CompileOptions
+    let syntax: PredicateSyntax
+    let program: Program
+
+    init(
+      format: String, arguments: [SiftValue], substitutions: [String: SiftValue], options: CompileOptions,
+      syntax: PredicateSyntax, program: Program
+    ) {
+      self.format = format
+      self.arguments = arguments
+      self.substitutions = substitutions
+      self.options = options
+      self.syntax = syntax
+      self.program = program
+    }
+  }
+
+  private let storage: Storage
+
   /// The format string as given.
-  public let format: String
+  public var format: String { storage.format }
   /// The arguments bound to its specifiers.
-  public let arguments: [SiftValue]
+  public var arguments: [SiftValue] { storage.arguments }
   /// Variables substituted with ``withSubstitutionVariables(_:)``.
-  public let substitutions: [String: SiftValue]
+  public var substitutions: [String: SiftValue] { storage.substitutions }
   /// The options it was compiled with.
-  public let options: CompileOptions
+  public var options: CompileOptions { storage.options }
   /// The syntax tree (arguments and substitutions bound).
-  public let syntax: PredicateSyntax
-  let program: Program
+  public var syntax: PredicateSyntax { storage.syntax }
+  var program: Program { storage.program }
 
   /// Parses and compiles `format`, binding `arguments` to its `%@`, `%K` and numeric
   /// specifiers. Syntax and compile errors (an invalid constant `MATCHES` pattern, a key
@@ -31,16 +56,15 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   {
     var syntax = try PredicateSyntax(parsing: format, arguments: arguments, options: options.parse)
     if !substitutions.isEmpty { syntax = syntax.substitutingVariables(substitutions) }
+    let program: Program
     do {
       program = try Compiler.compile(syntax, schema: options.schema, functions: options.functions)
     } catch {
       throw PredicateSyntaxError(error, source: format)
     }
-    self.format = format
-    self.arguments = arguments
-    self.substitutions = substitutions
-    self.options = options
-    self.syntax = syntax
+    storage = Storage(
+      format: format, arguments: arguments, substitutions: substitutions, options: options, syntax: syntax,
+      program: program)
   }
 
   /// The canonical text (Apple's `predicateFormat`).
@@ -68,9 +92,9 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   }
 
   func run(_ input: Input, variables: [String: SiftValue]) throws(EvaluationError) -> Bool {
-    var environment = Environment(variables: nil, stepsLeft: options.limits.maxSteps)
-    if program.usesVariables { environment.variables = variables }
-    return try Machine.run(program, input: input, environment: &environment)
+    var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
+    if storage.program.usesVariables { environment.variables = variables }
+    return try Machine.run(storage.program, input: input, environment: &environment)
   }
 
   /// Evaluates with a string as `SELF` (the Focus case: `SELF IN %@` against a
@@ -78,10 +102,19 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   public func evaluate(with string: String, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
     -> Bool
   {
-    if let kernel = program.kernel, kernel.source == .evaluatedObject {
-      return try Machine.runKernel(kernel, program, string)
+    if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
+      return try Machine.runKernel(kernel, storage.program, string)
     }
     return try run(.string(string), variables: variables)
+  }
+
+  /// Evaluates with a string as `SELF`, without variables: the Focus decision's call, which
+  /// then builds no variables dictionary (a default argument is built at every call).
+  public func evaluate(with string: String) throws(EvaluationError) -> Bool {
+    if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
+      return try Machine.runKernel(kernel, storage.program, string)
+    }
+    return try run(.string(string), variables: Dictionary())
   }
 
   /// Evaluates against a JSON-like value (dictionaries make key paths work).
@@ -110,8 +143,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       throw EvaluationError(
         .typeMismatch, "the record's schema is not the one this predicate was compiled with", at: syntax.range)
     }
-    if let kernel = program.kernel, let s = kernelSubject(kernel, record) {
-      return try Machine.runKernel(kernel, program, s)
+    if let kernel = storage.program.kernel, let s = kernelSubject(kernel, record) {
+      return try Machine.runKernel(kernel, storage.program, s)
     }
     return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
       try run(.record(p), variables: variables)
@@ -121,7 +154,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// Whether `record` follows the schema this predicate was compiled with (any record
   /// does when it was compiled without one).
   @inline(__always)
-  private func fitsSchema(_ record: SiftRecord) -> Bool { options.schema.map { $0 == record.schema } ?? true }
+  private func fitsSchema(_ record: SiftRecord) -> Bool { storage.options.schema.map { $0 == record.schema } ?? true }
 
   /// The string a slot kernel tests in `record`, or nil when the general path must run.
   @inline(__always)
@@ -134,9 +167,9 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use
   /// ``evaluate(with:variables:)-(String,_)`` to see the error).
   public func matches(_ string: String) -> Bool {
-    // The Focus hot path: no variables dictionary is built for a one-test program.
-    if let kernel = program.kernel, kernel.source == .evaluatedObject {
-      return (try? Machine.runKernel(kernel, program, string)) ?? false
+    // The Focus hot path: no variables dictionary is built for a one-test storage.program.
+    if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
+      return (try? Machine.runKernel(kernel, storage.program, string)) ?? false
     }
     return (try? run(.string(string), variables: Dictionary())) ?? false
   }
@@ -146,8 +179,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// Evaluates against a record; **returns false when evaluation fails**.
   public func matches(_ record: SiftRecord) -> Bool {
-    if let kernel = program.kernel, fitsSchema(record), let s = kernelSubject(kernel, record) {
-      return (try? Machine.runKernel(kernel, program, s)) ?? false
+    if let kernel = storage.program.kernel, fitsSchema(record), let s = kernelSubject(kernel, record) {
+      return (try? Machine.runKernel(kernel, storage.program, s)) ?? false
     }
     return (try? evaluate(with: record, variables: Dictionary())) ?? false
   }
