@@ -40,7 +40,9 @@ struct SystemChatFilter: FocusFilter {
   }
 }
 
-@Suite struct FocusSystemTests {
+// Serialized: the filter registry behind `current` and invalidation is process-wide, and
+// each test's system installs itself there.
+@Suite(.serialized) struct FocusSystemTests {
   static let app = "com.example.chat"
 
   static func slideFeedback() -> NotificationContent {
@@ -96,6 +98,28 @@ struct SystemChatFilter: FocusFilter {
       ])
     await system.markAllRead(app: Self.app)
     #expect(await system.badgeCount(of: Self.app) == 0)
+  }
+
+  /// `current` reads the active Focus's saved values through the system, and
+  /// `invalidateFocusFilterAppContext()` makes the system read the app context again.
+  @Test func currentAndInvalidationGoThroughTheSystem() async throws {
+    let system = FocusSystem()
+    await system.register(SystemChatFilter.self, app: Self.app)
+    try await system.save(Self.filter("current-work", account: .work, dark: false), for: Self.app, in: "Work")
+    try await system.activate("Work")
+    #expect(try await SystemChatFilter.current.status == "current-work")
+
+    // The user picks the personal account for Work; the app asks the system to re-read.
+    try await system.save(Self.filter("current-work", account: .personal, dark: false), for: Self.app, in: "Work")
+    #expect(await system.deliver(Self.slideFeedback(), to: Self.app).decision.reason == .matched)
+    SystemChatFilter.invalidateFocusFilterAppContext()
+    var reason = NotificationDecision.Reason.matched
+    for _ in 0..<200 where reason == .matched {
+      try await Task.sleep(for: .milliseconds(5))
+      reason = await system.deliver(Self.slideFeedback(), to: Self.app).decision.reason
+    }
+    #expect(reason == .notMatched)
+    #expect(try await SystemChatFilter.current.account == .personal)
   }
 
   @Test func aFocusWithoutSavedValuesDoesNotFilterTheApp() async throws {

@@ -58,6 +58,41 @@ public actor FocusSystem {
     var registered = RegisteredApp(filter, isRunning: isRunning)
     registered.extensionHandler = extensionHandler
     apps[app] = registered
+    installHooks()
+  }
+
+  /// Answers `current` and hears `invalidateFocusFilterAppContext()` for the registered
+  /// filter types (the registry is process-wide: the system registered last answers).
+  private func installHooks() {
+    FocusFilterRegistry.shared.setProvider { [weak self] key in
+      guard let self else { return nil }
+      return try await self.currentFilter(forKey: key)
+    }
+    FocusFilterRegistry.shared.setInvalidationHandler { [weak self] key in
+      guard let self else { return }
+      Task { try? await self.reloadAppContext(forKey: key) }
+    }
+  }
+
+  /// The filter of the app whose filter type has `key`, built from the values saved for the
+  /// active Focus (nil when no Focus is active or nothing is saved).
+  func currentFilter(forKey key: String) async throws -> (any FocusFilter)? {
+    guard let focus = configuration.activeFocus,
+      let (app, registered) = apps.first(where: { $0.value.filterKey == key }),
+      let values = configuration.savedParameters[focus]?[app]
+    else { return nil }
+    return try await registered.filter(values)
+  }
+
+  /// Reads the app context of the app whose filter type has `key` again (the app asked, with
+  /// `invalidateFocusFilterAppContext()`, because what its predicate allows changed).
+  public func reloadAppContext(forKey key: String) async throws {
+    guard let focus = configuration.activeFocus,
+      let (app, registered) = apps.first(where: { $0.value.filterKey == key }),
+      let values = configuration.savedParameters[focus]?[app]
+    else { return }
+    filters[app] = try await registered.make(values).notificationFilter
+    recomputeBadges()
   }
 
   /// Marks an app as running or not.

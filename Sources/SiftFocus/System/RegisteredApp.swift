@@ -11,6 +11,8 @@ struct RegisteredApp: Sendable {
   /// The filter type's key in ``FocusFilterRegistry`` (what invalidation reports).
   var filterKey: String
   var make: @Sendable ([String: FocusParameterValue]) async throws -> Instance
+  /// The filter itself, built from saved values (what `current` returns).
+  var filter: @Sendable ([String: FocusParameterValue]) async throws -> any FocusFilter
   var clear: @Sendable () -> Void
   var isRunning: Bool
   var extensionHandler: (@Sendable (FocusChange) async -> Void)?
@@ -26,6 +28,7 @@ struct RegisteredApp: Sendable {
         activate: { try await filter.activate() },
         record: { FocusFilterRegistry.shared.recordApplied(filter) })
     }
+    filter = { values in try await F(parameterValues: values) }
     clear = { FocusFilterRegistry.shared.clearApplied(F.self) }
     filterKey = F.registryKey
     self.isRunning = isRunning
