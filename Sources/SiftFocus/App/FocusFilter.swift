@@ -47,6 +47,18 @@ extension FocusFilter {
     FocusFilterRegistry.shared.invalidate(Self.self)
   }
 
+  /// Sets the app's badge, as `UNUserNotificationCenter.setBadgeCount` does: call it from
+  /// ``perform()`` with the count that matters under the new Focus. The system has already
+  /// recounted the badge from the unread notifications the Focus lets through before it calls
+  /// `perform()`, so the app's own count wins; later delivered notifications add to it.
+  ///
+  /// - Throws: ``FocusFilterError/negativeBadgeCount(_:)``, or
+  ///   ``FocusFilterError/notRegistered(filter:)`` when no `FocusSystem` knows the app.
+  public static func setBadgeCount(_ count: Int) async throws {
+    guard count >= 0 else { throw FocusFilterError.negativeBadgeCount(count) }
+    try await FocusFilterRegistry.shared.setBadgeCount(count, for: Self.self)
+  }
+
   /// The registry key: the fully qualified type name, stable across launches.
   static var registryKey: String { String(reflecting: Self.self) }
 }
@@ -66,11 +78,17 @@ public struct FocusSuggestionContext: Sendable, Hashable {
 public enum FocusFilterError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No configuration has been applied for this filter type (no Focus with it is active).
   case noCurrentConfiguration(filter: String)
+  /// ``FocusFilter/setBadgeCount(_:)`` was given a negative count.
+  case negativeBadgeCount(Int)
+  /// ``FocusFilter/setBadgeCount(_:)`` was called while no system has the app registered.
+  case notRegistered(filter: String)
 
   /// A one-line message naming the filter.
   public var description: String {
     switch self {
     case .noCurrentConfiguration(let filter): "no current configuration for focus filter \(filter)"
+    case .negativeBadgeCount(let count): "a badge count cannot be negative (got \(count))"
+    case .notRegistered(let filter): "no Focus system has an app registered with focus filter \(filter)"
     }
   }
 }

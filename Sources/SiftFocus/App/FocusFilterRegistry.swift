@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Where the system side hooks in: it answers ``FocusFilter/current`` and hears
-/// ``FocusFilter/invalidateFocusFilterAppContext()``.
+/// ``FocusFilter/invalidateFocusFilterAppContext()`` and ``FocusFilter/setBadgeCount(_:)``.
 ///
 /// Internal: the `FocusSystem` actor in this module installs a provider and a handler;
 /// until it does, `current` returns the configuration last applied in this process.
@@ -10,6 +10,8 @@ final class FocusFilterRegistry: Sendable {
   typealias CurrentProvider = @Sendable (_ key: String) async throws -> (any FocusFilter)?
   /// Told the registry key of a filter whose app context should be read again.
   typealias InvalidationHandler = @Sendable (_ key: String) -> Void
+  /// Sets the badge of the app whose filter has the registry key; false when no app has it.
+  typealias BadgeHandler = @Sendable (_ key: String, _ count: Int) async -> Bool
 
   static let shared = FocusFilterRegistry()
 
@@ -17,6 +19,7 @@ final class FocusFilterRegistry: Sendable {
     var applied: [String: any FocusFilter] = [:]
     var provider: CurrentProvider?
     var invalidationHandler: InvalidationHandler?
+    var badgeHandler: BadgeHandler?
   }
 
   private let state = Mutex(State())
@@ -37,6 +40,17 @@ final class FocusFilterRegistry: Sendable {
 
   func setInvalidationHandler(_ handler: InvalidationHandler?) {
     state.withLock { $0.invalidationHandler = handler }
+  }
+
+  func setBadgeHandler(_ handler: BadgeHandler?) {
+    state.withLock { $0.badgeHandler = handler }
+  }
+
+  func setBadgeCount<F: FocusFilter>(_ count: Int, for type: F.Type) async throws {
+    let handler = state.withLock { $0.badgeHandler }
+    guard let handler, await handler(F.registryKey, count) else {
+      throw FocusFilterError.notRegistered(filter: F.registryKey)
+    }
   }
 
   func current<F: FocusFilter>(_ type: F.Type) async throws -> F {

@@ -6,15 +6,19 @@ extension NotificationFilter {
   /// error mutes with the error's message (`predicateError`); only a matched notification is
   /// then checked against the target-content prefix. For decision 1 (no Focus active) use
   /// ``NotificationDecision/noActiveFocus``, or ``decide(_:under:)`` with `nil`.
+  @inlinable
   public func decide(_ content: NotificationContent) -> NotificationDecision {
-    guard let predicate else { return NotificationDecision(outcome: .delivered, reason: .noFilter) }
+    // Inlinable so the caller's loop sees through the call, and the predicate is borrowed rather
+    // than bound with `guard let` (a copy that retained its storage on every notification):
+    // together 267 -> 146 instructions per decision (Benchmarks/README.md).
+    guard predicate != nil else { return NotificationDecision(outcome: .delivered, reason: .noFilter) }
     guard let criteria = content.filterCriteria else {
       return NotificationDecision(outcome: .delivered, reason: .noFilterCriteria)
     }
     let matched: Bool
     do {
-      // The String overload is the Focus kernel path: no allocation for `SELF IN {…}`.
-      matched = try predicate.evaluate(with: criteria)
+      // Checked non-nil above. The String overload is the kernel path for `SELF IN {…}`.
+      matched = try predicate.unsafelyUnwrapped.evaluate(with: criteria)
     } catch {
       return NotificationDecision(outcome: .muted, reason: .predicateError(error.message))
     }

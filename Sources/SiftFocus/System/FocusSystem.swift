@@ -72,6 +72,26 @@ public actor FocusSystem {
       guard let self else { return }
       Task { try? await self.reloadAppContext(forKey: key) }
     }
+    FocusFilterRegistry.shared.setBadgeHandler { [weak self] key, count in
+      guard let self else { return false }
+      return await self.setBadgeCount(count, forKey: key)
+    }
+  }
+
+  /// Sets the badge of the app whose filter type has `key`; false when no app has it.
+  func setBadgeCount(_ count: Int, forKey key: String) -> Bool {
+    guard let app = apps.first(where: { $0.value.filterKey == key })?.key else { return false }
+    badges[app] = count
+    return true
+  }
+
+  /// Sets `app`'s badge, as the app does with `setBadgeCount` (see
+  /// ``FocusFilter/setBadgeCount(_:)``, the app-side call). The count holds until a delivered
+  /// notification adds to it, the app reads its notifications, or the next Focus change
+  /// recounts it.
+  public func setBadgeCount(_ count: Int, for app: String) throws(FocusSystemError) {
+    guard count >= 0 else { throw FocusSystemError(message: "a badge count cannot be negative (got \(count))") }
+    badges[app] = count
   }
 
   /// The filter of the app whose filter type has `key`, built from the values saved for the
@@ -109,10 +129,12 @@ public actor FocusSystem {
   }
 
   /// Turns `focus` on (or every Focus off, with nil). For each registered app, the filter is
-  /// built from the values saved for that Focus; a running app's `perform()` is called, an
-  /// app that is not running gets the change through its extension handler. Then the
-  /// filters switch and every badge is recomputed. Returns the apps whose filter could not
-  /// be built or whose `perform()` threw, with the error (the others are switched anyway).
+  /// built from the values saved for that Focus. Then the filters switch in one step and
+  /// every badge is recounted; only then is a running app's `perform()` called (so a count
+  /// the app sets there with ``FocusFilter/setBadgeCount(_:)`` wins over the recount), and an
+  /// app that is not running gets the change through its extension handler. Returns the apps
+  /// whose filter could not be built or whose `perform()` threw, with the error (the others
+  /// are switched anyway; an app whose filter could not be built is left unfiltered).
   @discardableResult
   public func activate(_ focus: String?) async throws -> [String: String] {
     if let focus, configuration.mode(named: focus) == nil {
@@ -120,24 +142,16 @@ public actor FocusSystem {
     }
     var next: [String: NotificationFilter] = [:]
     var failures: [String: String] = [:]
+    var changes: [PendingChange] = []
     for (app, registered) in apps.sorted(by: { $0.key < $1.key }) {
-      let values = focus.flatMap { configuration.savedParameters[$0]?[app] }
-      guard let focus, let values else {
-        registered.clear()
-        if !registered.isRunning, let handler = registered.extensionHandler {
-          await handler(FocusChange(app: app, focus: focus, parameterValues: [:]))
-        }
+      guard let focus, let values = configuration.savedParameters[focus]?[app] else {
+        changes.append(PendingChange(app: app, registered: registered, instance: nil, values: [:]))
         continue
       }
       do {
         let instance = try await registered.make(values)
         next[app] = instance.notificationFilter
-        if registered.isRunning {
-          try await instance.activate()
-        } else {
-          instance.record()
-          await registered.extensionHandler?(FocusChange(app: app, focus: focus, parameterValues: values))
-        }
+        changes.append(PendingChange(app: app, registered: registered, instance: instance, values: values))
       } catch {
         failures[app] = "\(error)"
       }
@@ -146,7 +160,38 @@ public actor FocusSystem {
     configuration.activeFocus = focus
     try persist()
     recomputeBadges()
+
+    for change in changes {
+      let registered = change.registered
+      guard let instance = change.instance else {
+        registered.clear()
+        if !registered.isRunning, let handler = registered.extensionHandler {
+          await handler(FocusChange(app: change.app, focus: focus, parameterValues: [:]))
+        }
+        continue
+      }
+      if registered.isRunning {
+        do {
+          try await instance.activate()
+        } catch {
+          failures[change.app] = "\(error)"
+        }
+      } else {
+        instance.record()
+        await registered.extensionHandler?(
+          FocusChange(app: change.app, focus: focus, parameterValues: change.values))
+      }
+    }
     return failures
+  }
+
+  /// One app's side of a Focus change, built before the filters switch and told after.
+  private struct PendingChange {
+    var app: String
+    var registered: RegisteredApp
+    /// Nil when nothing is saved for the app under the new Focus (or no Focus is active).
+    var instance: RegisteredApp.Instance?
+    var values: [String: FocusParameterValue]
   }
 
   /// Decides a notification for `app` under the active Focus, keeps it in the history and
