@@ -133,3 +133,12 @@ func apnsMalformedJSONReportsTheOffset(payload: String, offset: Int) throws {
   // The byte entry point reports the same error.
   #expect(throws: error) { try NotificationContent(apnsPayload: Array(payload.utf8)) }
 }
+
+/// The decision reads `filterCriteria` and `targetContentIdentifier`; they lead the layout
+/// and the value packs into two cache lines, so deciding an array of notifications touches
+/// as little memory as it can (README, Focus filters, Speed).
+@Test func decisionFieldsLeadACompactLayout() {
+  #expect(MemoryLayout<NotificationContent>.stride == 128)
+  #expect(MemoryLayout<NotificationContent>.offset(of: \NotificationContent.filterCriteria) == 0)
+  #expect(MemoryLayout<NotificationContent>.offset(of: \NotificationContent.targetContentIdentifier) == 16)
+}

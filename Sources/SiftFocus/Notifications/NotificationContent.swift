@@ -7,6 +7,14 @@
 /// content.filterCriteria = "work-account-identifier"
 /// ```
 public struct NotificationContent: Sendable, Hashable {
+  // Stored in this order so the fields a decision reads share the first cache line and the
+  // value packs into 128 bytes (declaration order is layout order).
+  /// The string a Focus filter's predicate is evaluated against as `SELF`; `nil` for a
+  /// notification that belongs to no particular context (it is then always delivered).
+  public var filterCriteria: String?
+  /// The scene or content the notification opens; checked against an app context's
+  /// target-content-identifier prefix.
+  public var targetContentIdentifier: String?
   /// The headline.
   public var title: String
   /// A line under the title.
@@ -15,14 +23,8 @@ public struct NotificationContent: Sendable, Hashable {
   public var body: String
   /// Groups related notifications (APNs `thread-id`).
   public var threadIdentifier: String
-  /// The string a Focus filter's predicate is evaluated against as `SELF`; `nil` for a
-  /// notification that belongs to no particular context (it is then always delivered).
-  public var filterCriteria: String?
-  /// The scene or content the notification opens; checked against an app context's
-  /// target-content-identifier prefix.
-  public var targetContentIdentifier: String?
-  /// How urgently the notification asks for attention.
-  public var interruptionLevel: InterruptionLevel
+  /// Payload keys with no field of their own (custom APNs keys and unmapped `aps` keys).
+  public var userInfo: [String: SiftValue]
   /// How the system ranks the notification in a summary, always within `0...1`
   /// (values outside are clamped, NaN becomes 0, on init and on every set).
   public var relevanceScore: Double {
@@ -36,8 +38,8 @@ public struct NotificationContent: Sendable, Hashable {
   /// The app badge the sender asked for; recorded, but not trusted under a Focus (the
   /// system recomputes the badge from what it delivered).
   public var badge: Int?
-  /// Payload keys with no field of their own (custom APNs keys and unmapped `aps` keys).
-  public var userInfo: [String: SiftValue]
+  /// How urgently the notification asks for attention.
+  public var interruptionLevel: InterruptionLevel
 
   /// Creates content; every field has the same default as a fresh `UNMutableNotificationContent`.
   public init(
