@@ -16,7 +16,9 @@ let package = Package(
     .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2"]),
-    .executableTarget(name: "SiftCLI", dependencies: ["Sift"]),
+    // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
+    .target(name: "SiftCommandLine", dependencies: ["Sift"]),
+    .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift"]),
     // The talk's chat app on top of SiftFocus.
@@ -28,9 +30,18 @@ let package = Package(
       dependencies: ["Sift", "SiftFocus", "CPCRE2", "MallocCounter"],
       path: "Benchmarks/SiftBenchmarks"
     ),
+    // The tree-walking reference evaluator: the oracle of the differential tests and fuzzing.
+    .target(name: "SiftReference", dependencies: ["Sift"], path: "Tests/SiftReference"),
+    // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
+    // otherwise a replay tool.
+    .target(
+      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine"], path: "Tests/Fuzz/Targets"),
+    .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
-    .testTarget(name: "SiftTests", dependencies: ["Sift"], exclude: ["Conformance/Cases", "Golden"]),
+    .testTarget(
+      name: "SiftTests", dependencies: ["Sift", "SiftReference"], exclude: ["Conformance/Cases", "Golden"]),
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
+    .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
   ],
   swiftLanguageModes: [.v6]

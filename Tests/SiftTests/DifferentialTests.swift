@@ -1,3 +1,4 @@
+import SiftReference
 import Testing
 
 @testable import Sift

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftReference
 import Testing
 
 /// Every conformance case through the parser and the reference evaluator.

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftReference
 import Testing
 
 /// The reference evaluator against every rule of Documentation/Semantics.md, one table per

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftReference
 import Testing
 
 /// What evaluating a predicate gave: a result or the kind of evaluation error.

@@ -1,7 +1,7 @@
 import Sift
 
 /// `sift cases`: evaluate a JSON Lines stream of (predicate, object) cases.
-enum CasesCommand {
+package enum CasesCommand {
   static let help = """
     usage: sift cases < cases.jsonl
 
@@ -26,7 +26,8 @@ enum CasesCommand {
     return JSONLinesStream.answerEachLine(command: "cases", answer)
   }
 
-  static func answer(_ line: UnsafeBufferPointer<UInt8>) -> String {
+  /// The answer record for one input line (never fails: bad lines get an error record).
+  package static func answer(_ line: UnsafeBufferPointer<UInt8>) -> String {
     let request: JSONLinesRequest
     switch JSONLinesRequest.read(line) {
     case .success(let r): request = r

@@ -6,12 +6,13 @@ import Sift
 extension Ref {
   /// An exact integer result: an Int when it fits, else its double value (correctly rounded
   /// from the exact 128-bit result).
-  static func exact(_ r: Int128) -> SiftValue {
+  package static func exact(_ r: Int128) -> SiftValue {
     if let i = Int(exactly: r) { return .int(i) }
     return .double(Double(r))
   }
 
-  static func numbers(_ a: SiftValue, _ b: SiftValue, _ name: String, range: SourceRange) throws(EvaluationError)
+  package static func numbers(_ a: SiftValue, _ b: SiftValue, _ name: String, range: SourceRange)
+    throws(EvaluationError)
     -> (Number, Number)
   {
     guard let x = number(a), let y = number(b) else {
@@ -20,14 +21,14 @@ extension Ref {
     return (x, y)
   }
 
-  static func isZero(_ n: Number) -> Bool {
+  package static func isZero(_ n: Number) -> Bool {
     switch n {
     case .int(let i): i == 0
     case .double(let d): d == 0
     }
   }
 
-  static func binary(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue, range: SourceRange)
+  package static func binary(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue, range: SourceRange)
     throws(EvaluationError) -> SiftValue
   {
     switch op {
@@ -68,7 +69,7 @@ extension Ref {
   }
 
   /// `modulus:by:`: integers keep the dividend's sign; doubles use fmod.
-  static func modulus(_ a: SiftValue, _ b: SiftValue, range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func modulus(_ a: SiftValue, _ b: SiftValue, range: SourceRange) throws(EvaluationError) -> SiftValue {
     let (x, y) = try numbers(a, b, "modulus:by:", range: range)
     if isZero(y) { throw EvaluationError(.divisionByZero, "modulus by zero", at: range) }
     if case .int(let i) = x, case .int(let j) = y {
@@ -79,7 +80,7 @@ extension Ref {
 
   /// An operand of a bitwise operator. Decision: booleans are 0 and 1; a double counts when
   /// it is integral and within Int's range.
-  static func integer(_ v: SiftValue, _ name: String, range: SourceRange) throws(EvaluationError) -> Int {
+  package static func integer(_ v: SiftValue, _ name: String, range: SourceRange) throws(EvaluationError) -> Int {
     switch number(v) {
     case .int(let i): return i
     case .double(let d):
@@ -91,7 +92,7 @@ extension Ref {
   }
 
   /// Unary minus keeps the kind. Decision: a boolean negates as the integer 0 or 1.
-  static func negate(_ v: SiftValue, range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func negate(_ v: SiftValue, range: SourceRange) throws(EvaluationError) -> SiftValue {
     switch number(v) {
     case .int(let i): return exact(-Int128(i))
     case .double(let d): return .double(-d)
@@ -103,7 +104,7 @@ extension Ref {
 // MARK: - Functions
 
 extension Ref {
-  static func call(_ f: BuiltinFunction, _ args: [SiftValue], range: SourceRange) throws(EvaluationError)
+  package static func call(_ f: BuiltinFunction, _ args: [SiftValue], range: SourceRange) throws(EvaluationError)
     -> SiftValue
   {
     func mismatch(_ what: String) -> EvaluationError {
@@ -223,14 +224,14 @@ extension Ref {
 
   /// `sum:` and `@sum`. Decision: the left fold of `+` from the integer 0, in element order
   /// (so ints stay ints until a double appears or the running sum overflows).
-  static func sum(_ values: [SiftValue], range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func sum(_ values: [SiftValue], range: SourceRange) throws(EvaluationError) -> SiftValue {
     var total: SiftValue = .int(0)
     for v in values { total = try binary(.add, total, v, range: range) }
     return total
   }
 
   /// `average:` and `@avg`: a double (the sum's value divided by the count); nil when empty.
-  static func average(_ values: [SiftValue], range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func average(_ values: [SiftValue], range: SourceRange) throws(EvaluationError) -> SiftValue {
     if values.isEmpty { return .null }
     guard let total = number(try sum(values, range: range)) else { return .null }
     return .double(total.asDouble / Double(values.count))

@@ -12,19 +12,19 @@ import Sift
 /// predicate for comparison rules (type mismatches, BETWEEN bounds, quantifier operands,
 /// regex errors), the expression node for arithmetic, key paths, indexes, functions, CAST,
 /// SUBQUERY and `FUNCTION`, and the variable node for an unbound `$variable`.
-struct ReferenceEvaluator {
+package struct ReferenceEvaluator {
   /// Values of `$variables`. Assignments made during one evaluation do not outlive it.
-  var variables: [String: SiftValue] = [:]
+  package var variables: [String: SiftValue] = [:]
   /// `FUNCTION(receiver, 'name', args…)` implementations; they receive the receiver first.
-  var functions: [String: ([SiftValue]) throws -> SiftValue] = [:]
+  package var functions: [String: ([SiftValue]) throws -> SiftValue] = [:]
 
-  init(variables: [String: SiftValue] = [:], functions: [String: ([SiftValue]) throws -> SiftValue] = [:]) {
+  package init(variables: [String: SiftValue] = [:], functions: [String: ([SiftValue]) throws -> SiftValue] = [:]) {
     self.variables = variables
     self.functions = functions
   }
 
   /// Evaluates `predicate` with `object` as `SELF`.
-  mutating func evaluate(_ predicate: PredicateSyntax, object: SiftValue) throws(EvaluationError) -> Bool {
+  package mutating func evaluate(_ predicate: PredicateSyntax, object: SiftValue) throws(EvaluationError) -> Bool {
     let saved = variables
     defer { variables = saved }
     try ReferenceEvaluator.checkConstantPatterns(in: predicate)
@@ -32,7 +32,7 @@ struct ReferenceEvaluator {
   }
 
   /// Evaluates `expression` with `object` as `SELF`.
-  mutating func value(of expression: ExpressionSyntax, object: SiftValue) throws(EvaluationError) -> SiftValue {
+  package mutating func value(of expression: ExpressionSyntax, object: SiftValue) throws(EvaluationError) -> SiftValue {
     let saved = variables
     defer { variables = saved }
     try ReferenceEvaluator.checkConstantPatterns(in: expression)
@@ -43,7 +43,7 @@ struct ReferenceEvaluator {
 // MARK: - Predicates
 
 extension ReferenceEvaluator {
-  mutating func test(_ predicate: PredicateSyntax, _ object: SiftValue) throws(EvaluationError) -> Bool {
+  package mutating func test(_ predicate: PredicateSyntax, _ object: SiftValue) throws(EvaluationError) -> Bool {
     switch predicate.kind {
     case .constant(let b):
       return b
@@ -63,7 +63,8 @@ extension ReferenceEvaluator {
 
   /// Decision: both operands are always evaluated, left then right, before any rule of the
   /// operator is applied (so an error in either operand is raised even when the other is nil).
-  mutating func comparison(_ c: ComparisonSyntax, range: SourceRange, _ object: SiftValue) throws(EvaluationError)
+  package mutating func comparison(_ c: ComparisonSyntax, range: SourceRange, _ object: SiftValue)
+    throws(EvaluationError)
     -> Bool
   {
     let lhs = try value(c.lhs, object)
@@ -93,7 +94,7 @@ extension ReferenceEvaluator {
   }
 
   /// One comparison of two evaluated operands.
-  func compare(
+  package func compare(
     _ lhs: SiftValue, _ op: ComparisonOperator, _ options: ComparisonOptions, _ rhs: SiftValue,
     range: SourceRange
   ) throws(EvaluationError) -> Bool {
@@ -139,7 +140,7 @@ extension ReferenceEvaluator {
 // MARK: - Expressions
 
 extension ReferenceEvaluator {
-  mutating func value(_ e: ExpressionSyntax, _ object: SiftValue) throws(EvaluationError) -> SiftValue {
+  package mutating func value(_ e: ExpressionSyntax, _ object: SiftValue) throws(EvaluationError) -> SiftValue {
     switch e.kind {
     case .constant(let v):
       return v
@@ -235,7 +236,7 @@ extension ReferenceEvaluator {
   /// "An invalid pattern is an error (`regex`): at compile time for a constant pattern."
   /// The reference has no compile step, so it checks every constant MATCHES pattern before
   /// evaluating; an unreached invalid constant pattern is therefore still an error.
-  static func checkConstantPatterns(in p: PredicateSyntax) throws(EvaluationError) {
+  package static func checkConstantPatterns(in p: PredicateSyntax) throws(EvaluationError) {
     switch p.kind {
     case .constant: break
     case .not(let inner): try checkConstantPatterns(in: inner)
@@ -250,7 +251,7 @@ extension ReferenceEvaluator {
     }
   }
 
-  static func checkConstantPatterns(in e: ExpressionSyntax) throws(EvaluationError) {
+  package static func checkConstantPatterns(in e: ExpressionSyntax) throws(EvaluationError) {
     switch e.kind {
     case .constant, .evaluatedObject, .variable: break
     case .assignment(_, let v): try checkConstantPatterns(in: v)

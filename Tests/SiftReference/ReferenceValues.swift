@@ -3,13 +3,13 @@ import Sift
 
 /// Value rules of the reference evaluator: equality, ordering, membership, key paths,
 /// indexes and CAST. Arithmetic and functions are in `ReferenceArithmetic.swift`.
-enum Ref {}
+package enum Ref {}
 
 // MARK: - Numbers
 
 extension Ref {
   /// A number as the rules see it: booleans are the integers 0 and 1.
-  enum Number {
+  package enum Number {
     case int(Int)
     case double(Double)
 
@@ -21,7 +21,7 @@ extension Ref {
     }
   }
 
-  static func number(_ v: SiftValue) -> Number? {
+  package static func number(_ v: SiftValue) -> Number? {
     switch v {
     case .bool(let b): .int(b ? 1 : 0)
     case .int(let i): .int(i)
@@ -30,11 +30,11 @@ extension Ref {
     }
   }
 
-  static func isNumber(_ v: SiftValue) -> Bool { number(v) != nil }
+  package static func isNumber(_ v: SiftValue) -> Bool { number(v) != nil }
 
   /// Exact numeric order (an Int and a Double are compared without rounding): -1, 0, 1,
   /// or nil when a NaN is involved.
-  static func order(_ a: Number, _ b: Number) -> Int? {
+  package static func order(_ a: Number, _ b: Number) -> Int? {
     switch (a, b) {
     case (.int(let x), .int(let y)):
       return x < y ? -1 : (x == y ? 0 : 1)
@@ -66,7 +66,7 @@ extension Ref {
   /// `==` of Semantics.md. Decision: options are passed down into the elements of arrays
   /// and the values of dictionaries (they still only act where both sides are strings);
   /// dictionary keys compare literally. A NaN is unequal to everything, itself included.
-  static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
+  package static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
     switch (a, b) {
     case (.null, .null):
       return true
@@ -92,7 +92,7 @@ extension Ref {
 
   /// A dictionary's value for `key`, matching the key scalar by scalar (Swift's dictionary
   /// lookup alone would accept a canonically equivalent key).
-  static func lookup(_ d: [String: SiftValue], _ key: String) -> SiftValue? {
+  package static func lookup(_ d: [String: SiftValue], _ key: String) -> SiftValue? {
     guard let i = d.index(forKey: key), d[i].key.unicodeScalars.elementsEqual(key.unicodeScalars) else {
       return nil
     }
@@ -101,7 +101,7 @@ extension Ref {
 
   /// The order of two non-nil values: numbers, strings (folded by `options`) or dates.
   /// nil result: unordered (a NaN). Anything else is a type mismatch.
-  static func order(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, range: SourceRange)
+  package static func order(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, range: SourceRange)
     throws(EvaluationError) -> Int?
   {
     switch (a, b) {
@@ -116,7 +116,7 @@ extension Ref {
   }
 
   /// `< <= > >=` with the nil rules.
-  static func ordered(
+  package static func ordered(
     _ a: SiftValue, _ op: ComparisonOperator, _ b: SiftValue, _ options: ComparisonOptions, range: SourceRange
   ) throws(EvaluationError) -> Bool {
     if a == .null, b == .null { return op == .lessOrEqual || op == .greaterOrEqual }
@@ -131,7 +131,7 @@ extension Ref {
   }
 
   /// `x IN container` (and `container CONTAINS x`).
-  static func membership(
+  package static func membership(
     _ x: SiftValue, in container: SiftValue, _ options: ComparisonOptions, operatorName: String,
     range: SourceRange
   ) throws(EvaluationError) -> Bool {
@@ -160,14 +160,16 @@ extension Ref {
 // MARK: - Key paths
 
 extension Ref {
-  static let countOperator = "@count"
-  static let numericOperators: Set<String> = ["@sum", "@avg", "@min", "@max"]
-  static let objectUnions: Set<String> = ["@unionOfObjects", "@distinctUnionOfObjects"]
-  static let arrayUnions: Set<String> = ["@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets"]
+  package static let countOperator = "@count"
+  package static let numericOperators: Set<String> = ["@sum", "@avg", "@min", "@max"]
+  package static let objectUnions: Set<String> = ["@unionOfObjects", "@distinctUnionOfObjects"]
+  package static let arrayUnions: Set<String> = ["@unionOfArrays", "@distinctUnionOfArrays", "@distinctUnionOfSets"]
 
   /// Reads `keys` from `base`, one key at a time. A collection operator consumes the rest of
   /// the path (the keys after it are applied to each element).
-  static func keyPath(_ base: SiftValue, _ keys: [String], range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func keyPath(_ base: SiftValue, _ keys: [String], range: SourceRange) throws(EvaluationError)
+    -> SiftValue
+  {
     var v = base
     var i = 0
     while i < keys.count {
@@ -195,7 +197,7 @@ extension Ref {
   /// One ordinary key. Decision: the key `self` is the value itself, whatever its kind
   /// (it is what `nums.@sum.self` relies on); other `@` keys that are not collection
   /// operators are ordinary keys (`@type` in a JSON object).
-  static func applyKey(_ v: SiftValue, _ key: String, range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func applyKey(_ v: SiftValue, _ key: String, range: SourceRange) throws(EvaluationError) -> SiftValue {
     if key == "self" { return v }
     switch v {
     case .null:
@@ -223,7 +225,7 @@ extension Ref {
   /// the array unions take an optional key (applied to each element first), skip nil
   /// elements, need every other element to be an array and keep the inner elements as they
   /// are; the distinct forms keep first occurrences, by `==` without options.
-  static func collectionOperator(_ op: String, _ base: SiftValue, _ rest: [String], range: SourceRange)
+  package static func collectionOperator(_ op: String, _ base: SiftValue, _ rest: [String], range: SourceRange)
     throws(EvaluationError) -> SiftValue
   {
     if rest.isEmpty && !arrayUnions.contains(op) {
@@ -277,7 +279,7 @@ extension Ref {
     }
   }
 
-  static func distinct(_ values: [SiftValue]) -> [SiftValue] {
+  package static func distinct(_ values: [SiftValue]) -> [SiftValue] {
     var out: [SiftValue] = []
     for v in values where !out.contains(where: { equal($0, v, []) }) { out.append(v) }
     return out
@@ -290,7 +292,7 @@ extension Ref {
   /// `base[FIRST]`, `base[LAST]`, `base[SIZE]`, `base[i]`. Decision: an array index must be
   /// an int (a double or boolean is a type mismatch); `[FIRST]`/`[LAST]` on a dictionary is
   /// a type mismatch.
-  static func index(_ base: SiftValue, _ index: IndexSyntax, _ i: SiftValue?, range: SourceRange)
+  package static func index(_ base: SiftValue, _ index: IndexSyntax, _ i: SiftValue?, range: SourceRange)
     throws(EvaluationError) -> SiftValue
   {
     if base == .null { return .null }
@@ -330,7 +332,7 @@ extension Ref {
   /// them, NSString gives "1"/"0", NSDate reads 1/0 seconds); a double becomes NSString
   /// without a fraction when it is integral and below 1e16 in magnitude, else Swift's
   /// shortest description.
-  static func cast(_ v: SiftValue, to type: String, range: SourceRange) throws(EvaluationError) -> SiftValue {
+  package static func cast(_ v: SiftValue, to type: String, range: SourceRange) throws(EvaluationError) -> SiftValue {
     func invalid() -> EvaluationError {
       EvaluationError(.invalidArgument, "cannot cast a \(v.kindName) to \(type)", at: range)
     }
@@ -364,7 +366,7 @@ extension Ref {
     }
   }
 
-  static func parseNumber(_ s: String) -> SiftValue? {
+  package static func parseNumber(_ s: String) -> SiftValue? {
     let scalars = Array(s.unicodeScalars)
     var i = 0
     func digits() -> Int {
@@ -395,7 +397,7 @@ extension Ref {
     return .double(d)
   }
 
-  static func numberText(_ d: Double) -> String {
+  package static func numberText(_ d: Double) -> String {
     if d == d.rounded(), abs(d) < 1e16 { return String(Int(d)) }
     return "\(d)"
   }

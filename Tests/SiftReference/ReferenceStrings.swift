@@ -3,7 +3,7 @@ import Sift
 
 /// String rules of the reference evaluator. Everything works on Unicode scalars: Swift's
 /// `String ==` is canonical equivalence, which Semantics.md rules out for literal compares.
-enum RefStrings {
+package enum RefStrings {
   /// The form a string is compared in under `options`.
   ///
   /// - `[c]` and `[d]` both fold width and compare canonically equivalent text as equal,
@@ -14,7 +14,7 @@ enum RefStrings {
   ///   mark with no base character too; spacing marks (Mc, such as Indic vowel signs) are
   ///   letters' parts and stay.
   /// - `[n]`, `[l]`: no effect.
-  static func fold(_ s: String, _ options: ComparisonOptions) -> [Unicode.Scalar] {
+  package static func fold(_ s: String, _ options: ComparisonOptions) -> [Unicode.Scalar] {
     guard !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty else {
       return Array(s.unicodeScalars)
     }
@@ -28,7 +28,7 @@ enum RefStrings {
     return Array(s.precomposedStringWithCanonicalMapping.unicodeScalars)
   }
 
-  static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .enclosingMark: true
     default: false
@@ -36,14 +36,14 @@ enum RefStrings {
   }
 
   /// Scalar-by-scalar equality of the folded forms.
-  static func equal(_ a: String, _ b: String, _ options: ComparisonOptions) -> Bool {
+  package static func equal(_ a: String, _ b: String, _ options: ComparisonOptions) -> Bool {
     fold(a, options) == fold(b, options)
   }
 
   /// Lexicographic order of the folded forms by scalar value: -1, 0 or 1.
   /// Decision: with `[c]` or `[d]` ordering compares decomposed forms, so an accented
   /// letter sorts with its base letter (`'é' <[c] 'f'`).
-  static func order(_ a: String, _ b: String, _ options: ComparisonOptions) -> Int {
+  package static func order(_ a: String, _ b: String, _ options: ComparisonOptions) -> Int {
     func key(_ s: String) -> [Unicode.Scalar] {
       let folded = fold(s, options)
       guard !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty else { return folded }
@@ -62,7 +62,7 @@ enum RefStrings {
   /// The units a search compares: Unicode scalars without options; with `[c]`/`[d]` whole
   /// characters (extended grapheme clusters) of the folded text, so a match never ends
   /// inside a character (`'Cafe\u0301' BEGINSWITH[c] 'cafe'` is false).
-  static func units(_ s: String, _ options: ComparisonOptions) -> [[Unicode.Scalar]] {
+  package static func units(_ s: String, _ options: ComparisonOptions) -> [[Unicode.Scalar]] {
     let folded = fold(s, options)
     guard !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty else {
       return folded.map { [$0] }
@@ -73,20 +73,20 @@ enum RefStrings {
   }
 
   /// Decision: the "empty needle never matches" rule looks at the folded needle.
-  static func hasPrefix(_ text: String, _ needle: String, _ options: ComparisonOptions) -> Bool {
+  package static func hasPrefix(_ text: String, _ needle: String, _ options: ComparisonOptions) -> Bool {
     let t = units(text, options)
     let n = units(needle, options)
     return !n.isEmpty && t.count >= n.count && Array(t[0..<n.count]) == n
   }
 
-  static func hasSuffix(_ text: String, _ needle: String, _ options: ComparisonOptions) -> Bool {
+  package static func hasSuffix(_ text: String, _ needle: String, _ options: ComparisonOptions) -> Bool {
     let t = units(text, options)
     let n = units(needle, options)
     return !n.isEmpty && t.count >= n.count && Array(t[(t.count - n.count)...]) == n
   }
 
   /// Substring search on units (so `"e\u{301}" CONTAINS "e"` is true without options).
-  static func contains(_ text: String, _ needle: String, _ options: ComparisonOptions) -> Bool {
+  package static func contains(_ text: String, _ needle: String, _ options: ComparisonOptions) -> Bool {
     let t = units(text, options)
     let n = units(needle, options)
     guard !n.isEmpty, t.count >= n.count else { return false }
@@ -96,7 +96,7 @@ enum RefStrings {
 
   // MARK: - LIKE
 
-  enum LikeToken: Equatable {
+  package enum LikeToken: Equatable {
     case literal([Unicode.Scalar])
     case any  // `?`
     case run  // `*`
@@ -105,7 +105,7 @@ enum RefStrings {
   /// Splits a LIKE pattern into tokens, one scalar per literal. `\*`, `\?` and `\\` are
   /// literal characters. Decision: a backslash before any other character (or at the end)
   /// is itself literal, and the character after it is read normally.
-  static func likeTokens(_ pattern: String) -> [LikeToken] {
+  package static func likeTokens(_ pattern: String) -> [LikeToken] {
     let scalars = Array(pattern.unicodeScalars)
     var tokens: [LikeToken] = []
     var i = 0
@@ -127,7 +127,7 @@ enum RefStrings {
   /// is folded whole, and both are compared in whole characters: `?` is one character of
   /// the folded text (`'straße' LIKE[c] 'stra??e'` is true, `'İ' LIKE[c] 'i?'` false).
   /// Without options the units are scalars.
-  static func like(_ text: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
+  package static func like(_ text: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
     var tokens: [LikeToken] = []
     var literals = ""
     func flush() {
@@ -147,7 +147,7 @@ enum RefStrings {
   }
 
   /// Whole-string wildcard match by the obvious recursion, memoised on (token, unit).
-  static func likeMatch(_ text: [[Unicode.Scalar]], _ tokens: [LikeToken]) -> Bool {
+  package static func likeMatch(_ text: [[Unicode.Scalar]], _ tokens: [LikeToken]) -> Bool {
     var memo: [Int: Bool] = [:]
     func match(_ p: Int, _ t: Int) -> Bool {
       let key = p * (text.count + 1) + t
@@ -173,7 +173,7 @@ enum RefStrings {
   /// Compiles `pattern` for a whole-string match. `[c]` is case-insensitive; `[d]`, `[n]`,
   /// `[l]` are ignored. The pattern is first compiled on its own so that text which is only
   /// valid inside the anchoring wrapper (`a)(b`) is still reported as invalid.
-  static func regex(_ pattern: String, _ options: ComparisonOptions, range: SourceRange) throws(EvaluationError)
+  package static func regex(_ pattern: String, _ options: ComparisonOptions, range: SourceRange) throws(EvaluationError)
     -> NSRegularExpression
   {
     let flags: NSRegularExpression.Options = options.contains(.caseInsensitive) ? [.caseInsensitive] : []
@@ -185,7 +185,7 @@ enum RefStrings {
     }
   }
 
-  static func matches(_ text: String, _ pattern: String, _ options: ComparisonOptions, range: SourceRange)
+  package static func matches(_ text: String, _ pattern: String, _ options: ComparisonOptions, range: SourceRange)
     throws(EvaluationError) -> Bool
   {
     if pattern.isEmpty { return false }

@@ -5,23 +5,43 @@
 /// Reads lines from a file descriptor in large blocks. A line is handed out without its
 /// `\n` (and without a `\r` before it); a last line without a newline is still a line.
 /// Lines of any length are kept whole.
-struct LineReader {
-  private let fd: Int32
+package struct LineReader {
+  /// Reads up to `count` bytes into `buffer`: the count read, 0 at the end, -1 on an error.
+  package typealias Source = (_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+
+  private let source: Source
   private var buffer: [UInt8]
   private var start = 0
   private var end = 0
   private var eof = false
   /// 1-based number of the last line returned.
-  private(set) var lineNumber = 0
+  package private(set) var lineNumber = 0
 
-  init(fd: Int32, blockSize: Int = 1 << 20) {
-    self.fd = fd
-    buffer = [UInt8](repeating: 0, count: blockSize)
+  /// Reads from a file descriptor, waiting when it is non-blocking and retrying on EINTR.
+  package init(fd: Int32, blockSize: Int = 1 << 20) {
+    self.init(blockSize: blockSize) { buffer, count in
+      while true {
+        let n = read(fd, buffer, count)
+        if n >= 0 { return n }
+        let error = errno
+        if error == EINTR { continue }
+        guard error == EAGAIN || error == EWOULDBLOCK else { return -1 }
+        // A non-blocking descriptor inherited from the parent: wait for input.
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, -1)
+      }
+    }
+  }
+
+  /// Reads from `source` (the fuzz target feeds bytes in uneven pieces through this).
+  package init(blockSize: Int, source: @escaping Source) {
+    self.source = source
+    buffer = [UInt8](repeating: 0, count: max(blockSize, 1))
   }
 
   /// Calls `body` with each line's bytes until the input ends or `body` returns false.
   /// Returns false if reading failed.
-  mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool) -> Bool {
+  package mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool) -> Bool {
     while true {
       if let newline = findNewline() {
         var lineEnd = newline
@@ -75,21 +95,9 @@ struct LineReader {
       end = tail
     }
     if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-    while true {
-      let n = buffer.withUnsafeMutableBufferPointer { p in read(fd, p.baseAddress! + end, p.count - end) }
-      if n < 0 {
-        let error = errno
-        if error == EINTR { continue }
-        if error == EAGAIN || error == EWOULDBLOCK {
-          // A non-blocking descriptor inherited from the parent: wait for input.
-          var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-          _ = poll(&p, 1, -1)
-          continue
-        }
-        return false
-      }
-      if n == 0 { eof = true } else { end += n }
-      return true
-    }
+    let n = buffer.withUnsafeMutableBufferPointer { p in source(p.baseAddress! + end, p.count - end) }
+    if n < 0 { return false }
+    if n == 0 { eof = true } else { end += n }
+    return true
   }
 }

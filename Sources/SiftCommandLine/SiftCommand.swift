@@ -1,0 +1,68 @@
+import Sift
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Entry point: `sift SUBCOMMAND …`.
+package enum SiftCommand {
+  static let help = """
+    usage: sift <command> [options]
+
+    Sift evaluates NSPredicate format strings on Linux.
+
+    commands:
+      parse     check a predicate; print its canonical form or its syntax tree
+      explain   print the bytecode a predicate compiles to
+      cases     evaluate JSON Lines cases: {"format", "args", "object", "variables"}
+
+    Run 'sift <command> --help' for a command's options.
+    """
+
+  /// Runs the subcommand named in the process's arguments; returns the exit status.
+  package static func run() -> Int32 {
+    var arguments = CommandLineArgument.all.dropFirst()
+    guard let command = arguments.popFirst()?.text else {
+      Console.error(help)
+      return ExitCode.usage.rawValue
+    }
+    var code: ExitCode
+    do throws(UsageError) {
+      switch command {
+      case "--help", "-h", "help":
+        Console.out.writeLine(help)
+        code = .success
+      case "parse": code = try ParseCommand.run(Array(arguments))
+      case "cases": code = try CasesCommand.run(Array(arguments))
+      case "explain": code = try ExplainCommand.run(Array(arguments))
+      default:
+        throw UsageError(message: "unknown command '\(command)'\n\n\(help)")
+      }
+    } catch {
+      Console.error("sift: \(error.message)")
+      code = .usage
+    }
+    Console.out.flush()
+    if let failure = Console.out.failure {
+      Console.error("sift: error writing standard output: \(String(cString: strerror(failure)))")
+      if code == .success { code = .failure }
+    }
+    return code.rawValue
+  }
+}
+
+/// One command-line argument: its text for matching options, and its exact bytes, so that
+/// a predicate or JSON argument that is not valid UTF-8 is reported instead of repaired.
+struct CommandLineArgument {
+  var text: String
+  var bytes: [UInt8]
+
+  static var all: [CommandLineArgument] {
+    (0..<Int(CommandLine.argc)).map { i in
+      guard let p = CommandLine.unsafeArgv[i] else { return CommandLineArgument(text: "", bytes: []) }
+      let bytes = Array(
+        UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+      return CommandLineArgument(text: String(decoding: bytes, as: UTF8.self), bytes: bytes)
+    }
+  }
+}

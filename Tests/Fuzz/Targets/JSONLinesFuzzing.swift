@@ -1,0 +1,45 @@
+import Sift
+import SiftCommandLine
+
+enum JSONLinesFuzzing {
+  /// Input: one byte that sets the reader's block size and read sizes, then the stream. The
+  /// reader must hand out exactly the lines a plain split finds, and `sift cases` must
+  /// answer each with one JSON object.
+  static func cases(_ bytes: [UInt8]) {
+    guard let shape = bytes.first else { return }
+    let stream = Array(bytes.dropFirst())
+    let blockSize = Int(shape & 0x0F) + 1
+    let pieceSize = Int(shape >> 4) + 1
+    var offset = 0
+    var reader = LineReader(blockSize: blockSize) { buffer, count in
+      let n = min(count, pieceSize, stream.count - offset)
+      stream.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+      offset += n
+      return n
+    }
+    var lines: [[UInt8]] = []
+    let ok = reader.forEachLine { line, number in
+      guard number == lines.count + 1 else { violated("line numbers count from 1", "\(number)") }
+      lines.append(Array(line))
+      let answer = CasesCommand.answer(line)
+      guard case .dictionary(let record)? = try? SiftValue(json: answer), record["id"] != nil else {
+        violated("each answer is a JSON object with an id", answer)
+      }
+      guard !answer.utf8.contains(UInt8(ascii: "\n")) else { violated("each answer is one line", answer) }
+      return true
+    }
+    guard ok else { violated("reading from memory does not fail", "") }
+    let expected = splitLines(stream)
+    guard lines == expected else {
+      violated("the reader finds the lines a plain split finds", "\(lines.count) lines vs \(expected.count)")
+    }
+  }
+
+  /// Lines as the README defines them: split at `\n`, one `\r` before it dropped, a last
+  /// line without a newline kept, nothing after a final newline.
+  static func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+    if bytes.last == UInt8(ascii: "\n") || bytes.isEmpty { lines.removeLast() }
+    return lines.map { $0.last == UInt8(ascii: "\r") ? Array($0.dropLast()) : $0 }
+  }
+}
