@@ -47,6 +47,30 @@ import Testing
     #expect(try p.evaluate(with: Self.record) == expected)
   }
 
+  /// A key at the root of a value that is not a dictionary follows the key-path rules
+  /// (found by the differential fuzz target: the VM used to answer nil on `[1]`).
+  @Test(
+    "root keys on other values",
+    arguments: [
+      ("a == 1", SiftValue.array([1]), nil),
+      ("a.b == 1", [1], nil),
+      ("a[0] == 1", [1], nil),
+      ("a == 1", 5, nil),
+      ("a == nil", .null, true),
+      ("length == 3", "abc", true),
+      ("a == 1", [["a": 1]], false),
+      ("ANY a == 1", [["a": 1], ["a": 2]], true),
+    ] as [(String, SiftValue, Bool?)])
+  func rootKeysOnOtherValues(format: String, object: SiftValue, expected: Bool?) throws {
+    let p = try SiftPredicate(format: format)
+    if let expected {
+      #expect(try p.evaluate(with: object) == expected)
+    } else {
+      let error = #expect(throws: EvaluationError.self) { try p.evaluate(with: object) }
+      #expect(error?.kind == .typeMismatch)
+    }
+  }
+
   @Test func foundationAdapter() throws {
     let p = try SiftPredicate(format: "name BEGINSWITH[c] 'a' AND age > 30 AND flag == YES AND x == nil")
     let object: [String: Any] = ["name": "Alice", "age": NSNumber(value: 31), "flag": true, "x": NSNull()]

@@ -10,11 +10,13 @@ enum Input {
   case record(UnsafePointer<SiftRecord>)
 
   @inline(__always)
-  func root(_ key: String) -> SiftValue {
+  func root(_ key: String) throws(EvaluationError) -> SiftValue {
     switch self {
     case .value(let v):
       if case .dictionary(let d) = v.pointee { return d.literalValue(forKey: key) ?? .null }
-      return (try? Semantics.value(forKey: key, in: v.pointee)) ?? .null
+      // A key on a number is `typeMismatch`, also inside an array (found by fuzzing: this
+      // path used to answer nil, so `a == 1` on `[1]` was false instead of an error).
+      return try Semantics.value(forKey: key, in: v.pointee)
     case .object(let o, let type): return type.siftValue(at: o, forKey: key) ?? .null
     case .record(let r): return r.pointee[key] ?? .null
     }

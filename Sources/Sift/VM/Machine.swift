@@ -103,7 +103,7 @@ enum Machine {
     case .loadSelf:
       R[i.a] = input.selfValue
     case .loadRoot:
-      R[i.a] = input.root(program.names[i.b])
+      R[i.a] = try input.root(program.names[i.b])
     case .loadSlot:
       R[i.a] = try input.slot(i.b)
     case .keyPath:
@@ -249,7 +249,7 @@ enum Machine {
     case .register: return R[i.a]
     case .evaluatedObject: return input.selfValue
     case .slot: return try input.slot(i.a)
-    case .root: return input.root(program.names[i.a])
+    case .root: return try input.root(program.names[i.a])
     }
   }
 
