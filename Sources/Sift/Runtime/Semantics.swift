@@ -102,9 +102,11 @@ enum Semantics {
 
   // MARK: - Comparison predicates
 
-  /// Every comparison operator on two values, with the nil and type rules.
+  /// Every comparison operator on two values, with the nil and type rules. `regex` bounds
+  /// MATCHES with a pattern known only now.
   static func compare(
-    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions
+    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions,
+    regex: RegexLimits
   ) throws(EvaluationError) -> Bool {
     switch op {
     case .equal: return equal(lhs, rhs, options)
@@ -129,17 +131,17 @@ enum Semantics {
       // A nil left side is false; then lo <= x AND x <= hi, with AND's early stop and
       // the ordering nil rules (a nil bound gives false).
       if case .null = lhs { return false }
-      guard try compare(bounds[0], .lessOrEqual, lhs, options) else { return false }
-      return try compare(lhs, .lessOrEqual, bounds[1], options)
+      guard try compare(bounds[0], .lessOrEqual, lhs, options, regex: regex) else { return false }
+      return try compare(lhs, .lessOrEqual, bounds[1], options, regex: regex)
     case .in:
       return try membership(lhs, in: rhs, options)
     case .contains:
       if case .string = lhs {
-        return try stringOperator(lhs, rhs, op: .contains, options)
+        return try stringOperator(lhs, rhs, op: .contains, options, regex: regex)
       }
       return try membership(rhs, in: lhs, options)
     case .beginsWith, .endsWith, .like, .matches:
-      return try stringOperator(lhs, rhs, op: op, options)
+      return try stringOperator(lhs, rhs, op: op, options, regex: regex)
     }
   }
 
@@ -182,9 +184,9 @@ enum Semantics {
   }
 
   /// BEGINSWITH, ENDSWITH, substring CONTAINS, LIKE and MATCHES with a dynamic pattern.
-  static func stringOperator(_ lhs: SiftValue, _ rhs: SiftValue, op: ComparisonOperator, _ options: ComparisonOptions)
-    throws(EvaluationError) -> Bool
-  {
+  static func stringOperator(
+    _ lhs: SiftValue, _ rhs: SiftValue, op: ComparisonOperator, _ options: ComparisonOptions, regex limits: RegexLimits
+  ) throws(EvaluationError) -> Bool {
     if case .null = lhs { return false }
     if case .null = rhs { return false }
     guard case .string(let s) = lhs, case .string(let t) = rhs else {
@@ -198,7 +200,7 @@ enum Semantics {
     case .like: return LikePattern(t, options: options).matches(s)
     case .matches:
       do throws(RegexFailure) {
-        let regex = try RegexPattern(t, caseInsensitive: options.contains(.caseInsensitive))
+        let regex = try RegexPattern(t, caseInsensitive: options.contains(.caseInsensitive), limits: limits)
         return try regex.matches(s)
       } catch {
         throw EvaluationError(.regex, "MATCHES: \(error.message)")
@@ -210,13 +212,13 @@ enum Semantics {
   /// ANY / ALL over the left collection.
   static func quantified(
     _ quantifier: Quantifier, _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue,
-    _ options: ComparisonOptions
+    _ options: ComparisonOptions, regex: RegexLimits
   ) throws(EvaluationError) -> Bool {
     switch lhs {
     case .null: return quantifier == .all
     case .array(let elements):
       for e in elements {
-        let r = try compare(e, op, rhs, options)
+        let r = try compare(e, op, rhs, options, regex: regex)
         if quantifier == .any, r { return true }
         if quantifier == .all, !r { return false }
       }

@@ -152,12 +152,14 @@ enum Machine {
     _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     let d = program.comparisons[i.c]
-    guard let q = d.quantifier else { return try Semantics.compare(R[i.a], d.op, R[i.b], d.options) }
+    guard let q = d.quantifier else {
+      return try Semantics.compare(R[i.a], d.op, R[i.b], d.options, regex: program.regexLimits)
+    }
     // The same loop as the test instructions, so every ANY/ALL is charged against the
     // step budget.
     let rhs = R[i.b]
     return try quantified(R[i.a], q == .any ? 1 : 2, &env) { (v) throws(EvaluationError) in
-      try Semantics.compare(v, d.op, rhs, d.options)
+      try Semantics.compare(v, d.op, rhs, d.options, regex: program.regexLimits)
     }
   }
 
@@ -179,13 +181,13 @@ enum Machine {
       let options = program.comparisons[i.c].options
       let constant = program.constants[i.b]
       return try quantifiedOrSingle(subject, i.quantifier, &env) { (v) throws(EvaluationError) in
-        try Semantics.compare(v, op, constant, options)
+        try Semantics.compare(v, op, constant, options, regex: program.regexLimits)
       }
     }
     if i.quantifier == 0, case .string(let s) = subject { return try stringTest(i, program, s) }
     return try quantifiedOrSingle(subject, i.quantifier, &env) { (v) throws(EvaluationError) in
       if case .string(let s) = v { return try stringTest(i, program, s) }
-      return try generic(v, program.comparisons[i.c])
+      return try generic(v, program.comparisons[i.c], program)
     }
   }
 
@@ -254,8 +256,10 @@ enum Machine {
   }
 
   /// The non-string cases of a specialised comparison: the generic rules with the constant.
-  private static func generic(_ v: SiftValue, _ d: ComparisonDescriptor) throws(EvaluationError) -> Bool {
-    try Semantics.compare(v, d.op, d.constant ?? .null, d.options)
+  private static func generic(_ v: SiftValue, _ d: ComparisonDescriptor, _ program: Program) throws(EvaluationError)
+    -> Bool
+  {
+    try Semantics.compare(v, d.op, d.constant ?? .null, d.options, regex: program.regexLimits)
   }
 
   @inline(__always)
