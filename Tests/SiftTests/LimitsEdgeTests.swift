@@ -3,7 +3,8 @@ import Testing
 
 @testable import Sift
 
-/// The evaluation limits at their edges: PCRE2's match and depth limits.
+/// The evaluation limits at their edges: PCRE2's match and depth limits, the step budget
+/// for collection work, deep key paths and values.
 @Suite struct LimitsEdgeTests {
   /// The error evaluating `format` against `input` throws, or nil when it evaluates.
   static func evaluationError(
@@ -164,5 +165,239 @@ import Testing
     // Data that has only maxSteps (what older versions wrote) keeps the regex defaults.
     let older = try JSONDecoder().decode(SiftPredicate.self, from: Data(#"{"format": "a == 1", "maxSteps": 3}"#.utf8))
     #expect(older.options.limits == EvaluationLimits(maxSteps: 3))
+  }
+
+  // MARK: - Step budget
+
+  @Test func stepBudgetDefault() {
+    #expect(EvaluationLimits().maxSteps == 1_000_000)
+  }
+
+  /// One step per element: a budget of exactly the elements walked is enough, one less is not.
+  @Test(arguments: [0, 1, 100, 1_000_000])
+  func quantifierAtTheBudget(_ budget: Int) throws {
+    let limits = EvaluationLimits(maxSteps: budget)
+    let fits: SiftValue = ["xs": .array(Array(repeating: 0, count: budget))]
+    let over: SiftValue = ["xs": .array(Array(repeating: 0, count: budget + 1))]
+    #expect(try Self.evaluate("ANY xs > 0", fits, limits: limits) == false)
+    let error = try #require(try Self.evaluationError("ANY xs > 0", over, limits: limits))
+    #expect(error.kind == .limitExceeded)
+    #expect(error.message == "evaluation exceeded its step budget (EvaluationLimits.maxSteps)")
+    #expect(error.range == SourceRange(start: 0, end: 10))
+  }
+
+  @Test(arguments: [0, 1, 100])
+  func subqueryAtTheBudget(_ budget: Int) throws {
+    let limits = EvaluationLimits(maxSteps: budget)
+    let format = "SUBQUERY(xs, $x, $x >= 0).@count == \(budget)"
+    #expect(try Self.evaluate(format, ["xs": .array((0..<budget).map { .int($0) })], limits: limits))
+    let error = try Self.evaluationError(format, ["xs": .array((0...budget).map { .int($0) })], limits: limits)
+    #expect(error?.kind == .limitExceeded)
+  }
+
+  static let n = 1_000
+  static let m = 10
+  static let collections: SiftValue = [
+    "xs": .array((0..<n).map { .int($0) }),
+    "ys": .array((0..<m).map { .int($0) }),
+    "recs": .array((0..<n).map { ["name": .string("r\($0)"), "n": .int($0)] }),
+    "big": .array((0..<n).map { .int($0) }),
+  ]
+
+  static let walks: [(String, Int)] = [
+    ("SUBQUERY(xs, $x, $x > 0).@count > 0", n),
+    ("ANY xs > 5000", n),
+    ("ALL xs >= 0", n),
+    ("NONE xs > 5000", n),
+    ("5000 IN xs", n),
+    ("xs CONTAINS 5000", n),
+    ("xs.@count == 1000", 0),
+    ("xs[SIZE] == 1000", 0),
+    ("xs[LAST] == 999", 0),
+    ("xs.@sum.self > 0", n),
+    ("xs.@avg.self > 0", n),
+    ("xs.@min.self == 0", n),
+    ("xs.@max.self == 999", n),
+    ("recs.@sum.n > 0", n),
+    ("ANY recs.name == 'r5'", 2 * n),
+    ("count(recs.name) == 1000", n),
+    ("count(xs.@distinctUnionOfObjects.self) == 1000", n),
+    ("count(xs) == 1000", 0),
+    ("sum(xs) > 0", n),
+    ("min(xs) == 0", n),
+    ("max(xs) == 999", n),
+    ("average(xs) > 0", n),
+    ("median(xs) > 0", n),
+    ("stddev(xs) > 0", n),
+    ("mode(xs).@count == 1000", n),
+    ("xs == big", n),
+    ("xs != big", n),
+    ("xs == ys", 0),
+    ("xs == {1, 2, 3}", 0),
+    ("SUBQUERY(xs, $x, $x IN ys).@count > 0", n + n * m),
+    ("ANY xs IN ys", n + m),  // xs[0] is in ys: ANY stops there
+    ("NONE xs IN {-1, -2}", n + 2 * n),
+    ("SUBQUERY(xs, $x, ANY ys == $x).@count > 0", n + n * m),
+    ("SUBQUERY(ys, $y, SUBQUERY(xs, $x, $x == $y).@count == 1).@count == 10", m + m * n),
+  ]
+
+  /// Every collection walk with the steps it takes (n = 1,000 elements in xs, recs and big,
+  /// m = 10 in ys): at exactly that budget it evaluates, one step less it fails. Zero means
+  /// the operator does not walk the collection.
+  @Test(arguments: walks)
+  func collectionWalksAtTheBudget(_ format: String, _ steps: Int) throws {
+    #expect(try Self.evaluationError(format, Self.collections, limits: EvaluationLimits(maxSteps: steps)) == nil)
+    if steps > 0 {
+      let error = try Self.evaluationError(format, Self.collections, limits: EvaluationLimits(maxSteps: steps - 1))
+      #expect(error?.kind == .limitExceeded, "\(format)")
+    }
+  }
+
+  /// A constant array argument is walked by IN like any other collection.
+  @Test func membershipInAnArgumentIsCounted() throws {
+    let list = SiftValue.array((0..<500).map { .int($0) })
+    let format = "ANY xs IN %@"
+    let input: SiftValue = ["xs": [1_000, 2_000]]
+    let fits = EvaluationLimits(maxSteps: 2 + 2 * 500)
+    #expect(try Self.evaluationError(format, input, arguments: [list], limits: fits) == nil)
+    let over = EvaluationLimits(maxSteps: 2 + 2 * 500 - 1)
+    #expect(try Self.evaluationError(format, input, arguments: [list], limits: over)?.kind == .limitExceeded)
+  }
+
+  /// A SELF that is an array: a plain key maps over it, and that is counted too.
+  @Test func keysOnAnArraySelfAreCounted() throws {
+    let input = SiftValue.array((0..<100).map { ["name": .string("r\($0)")] })
+    let format = "SUBQUERY(SELF, $x, ANY name == 'r1').@count == 100"
+    #expect(try Self.evaluate(format, input, limits: EvaluationLimits(maxSteps: 100 + 100 * 200)))
+    let error = try Self.evaluationError(format, input, limits: EvaluationLimits(maxSteps: 100 + 100 * 200 - 1))
+    #expect(error?.kind == .limitExceeded)
+  }
+
+  /// Nested SUBQUERY over 2,000 × 2,000 elements (4,002,000 steps) stops at the default
+  /// budget after about a quarter of the work, whichever form the inner walk takes.
+  @Test(arguments: [
+    "SUBQUERY(xs, $x, SUBQUERY(ys, $y, $y == $x).@count > 0).@count > 0",
+    "SUBQUERY(xs, $x, $x IN ys).@count > 0",
+    "SUBQUERY(xs, $x, ys.@max.self > $x).@count > 0",
+    "SUBQUERY(xs, $x, ANY ys.self == $x).@count > 0",
+  ])
+  func nestedWalksOverLargeCollectionsFailAtTheDefault(_ format: String) throws {
+    let values = SiftValue.array((0..<2_000).map { .int($0) })
+    let error = try Self.evaluationError(format, ["xs": values, "ys": values])
+    #expect(error?.kind == .limitExceeded)
+  }
+
+  /// `@distinctUnionOfObjects` and `mode:` group through a hash table: 200,000 distinct
+  /// values take linear time (a pairwise search took 2·10¹⁰ comparisons).
+  @Test func distinctAndModeAreLinear() throws {
+    let input: SiftValue = ["xs": .array((0..<200_000).map { .int($0) })]
+    #expect(try Self.evaluate("count(xs.@distinctUnionOfObjects.self) == 200000", input))
+    #expect(try Self.evaluate("mode(xs).@count == 200000", input))
+  }
+
+  /// The hashed grouping keeps the `==` rules: 1, 1.0 and TRUE are one value, NaN is never
+  /// equal to anything, and collections compare element by element.
+  @Test func distinctKeepsTheEqualityRules() throws {
+    let values: [SiftValue] = [
+      1, 1.0, true, 2, "a", "a", "A", "e\u{301}", "é", .double(.nan), .double(.nan), [1], [1.0], [1, 2],
+      ["k": 1], ["k": 1.0], ["k": 2], ["j": 1], .date(secondsSinceReferenceDate: 0),
+      .date(secondsSinceReferenceDate: -0.0),
+      .null, 0, -0.0, false, 9_007_199_254_740_993, 9_007_199_254_740_992.0,
+    ]
+    let distinct = Semantics.distinct(values)
+    let expected: [SiftValue] = [
+      1, 2, "a", "A", "e\u{301}", "é", .double(.nan), .double(.nan), [1], [1, 2], ["k": 1], ["k": 2], ["j": 1],
+      .date(secondsSinceReferenceDate: 0), .null, 0, 9_007_199_254_740_993, 9_007_199_254_740_992.0,
+    ]
+    #expect(distinct.count == expected.count)
+    for (a, b) in zip(distinct, expected) {
+      if case .double(let x) = b, x.isNaN {
+        guard case .double(let y) = a else {
+          Issue.record("expected NaN, got \(a)")
+          continue
+        }
+        #expect(y.isNaN)
+      } else {
+        #expect(a.isIdentical(to: b), "\(a) vs \(b)")
+      }
+    }
+    #expect(try Functions.mode([1, 2.0, 2, true, 3]) == [1, 2.0])
+  }
+
+  // MARK: - Deep key paths and values
+
+  static func nestedDictionary(_ depth: Int, leaf: SiftValue = 1) -> SiftValue {
+    var v = leaf
+    for _ in 0..<depth { v = ["a": v] }
+    return v
+  }
+
+  static func nestedArray(_ depth: Int, leaf: SiftValue) -> SiftValue {
+    var v = leaf
+    for _ in 0..<depth { v = [v] }
+    return v
+  }
+
+  /// A 10,000-key path, written out or bound through `%K`, walks a 10,000-deep value
+  /// without recursion; one key too many is the ordinary error for a key on a number.
+  @Test func tenThousandKeyPath() throws {
+    let path = Array(repeating: "a", count: 10_000).joined(separator: ".")
+    let value = Self.nestedDictionary(10_000)
+    #expect(try SiftPredicate(format: path + " == 1").evaluate(with: value))
+    #expect(try SiftPredicate(format: "%K == 1", arguments: [.string(path)]).evaluate(with: value))
+    let error = try #require(try Self.evaluationError(path + ".a == 1", value))
+    #expect(error.kind == .typeMismatch)
+    #expect(error.message == "no key 'a' on a number")
+    #expect(try SiftPredicate(format: path + " == nil").evaluate(with: Self.nestedDictionary(9_999, leaf: [:])))
+  }
+
+  /// JSON nested exactly `maxDepth` (512) deep reads and evaluates; one level more is a
+  /// JSONError, not a crash.
+  @Test func jsonAtTheDepthLimit() throws {
+    func json(_ depth: Int) -> String {
+      String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+    }
+    let path = Array(repeating: "a", count: 512).joined(separator: ".")
+    #expect(try SiftPredicate(format: path + " == 1").evaluate(with: try SiftValue(json: json(512))))
+    #expect(throws: JSONError(message: "JSON nesting is deeper than 512", offset: 512 * 5)) {
+      try SiftValue(json: json(513))
+    }
+    #expect(throws: JSONError(message: "JSON nesting is deeper than 512", offset: 512 * 5)) {
+      try SiftValue(json: json(100_000))
+    }
+  }
+
+  /// A key mapped over arrays nested 512 deep (the JSON reader's default depth) works; one
+  /// more array is a `limitExceeded` error, and so is a value 20,000 arrays deep built in
+  /// Swift, where the recursion overflowed the stack at 10,000. (Much deeper values are out
+  /// of reach: Swift's own destruction of a value overflows a test thread's stack at about
+  /// 40,000 nested arrays in a debug build.)
+  @Test(arguments: [(Semantics.maxValueDepth, true), (Semantics.maxValueDepth + 1, false), (20_000, false)])
+  func keyOnDeeplyNestedArrays(_ depth: Int, _ fits: Bool) throws {
+    #expect(Semantics.maxValueDepth == 512)
+    let input: SiftValue = ["a": Self.nestedArray(depth, leaf: ["b": 1])]
+    for format in ["a.b.@count == 1", "a.@unionOfObjects.b.@count == 1"] {
+      let error = try Self.evaluationError(format, input)
+      if fits {
+        #expect(error == nil, "\(format)")
+      } else {
+        #expect(error?.kind == .limitExceeded, "\(format)")
+        #expect(error?.message == "the value is nested more than 512 arrays deep", "\(format)")
+      }
+    }
+  }
+
+  /// `==` on values nested 20,000 deep gives the right answer without recursing that deep.
+  @Test func equalityOfDeeplyNestedValues() throws {
+    let deep = Self.nestedArray(20_000, leaf: ["k": [1, 2]])
+    let same = Self.nestedArray(20_000, leaf: ["k": [1, 2.0]])
+    let other = Self.nestedArray(20_000, leaf: ["k": [1, 3]])
+    let input: SiftValue = ["a": deep, "b": same, "c": other, "list": [other, same]]
+    #expect(try Self.evaluate("a == b", input))
+    #expect(try Self.evaluate("a != c", input))
+    #expect(try Self.evaluate("a IN list", input))
+    #expect(try Self.evaluate("count(list.@distinctUnionOfObjects.self) == 2", input))
+    let dictionaries: SiftValue = ["a": Self.nestedDictionary(20_000), "b": Self.nestedDictionary(20_000)]
+    #expect(try Self.evaluate("a == b", dictionaries))
   }
 }

@@ -114,7 +114,11 @@ public struct SiftFunctions: Sendable {
 /// `limitExceeded` (or `regex`) evaluation error at its edge. Documentation/Limits.md
 /// lists every limit of the engine.
 public struct EvaluationLimits: Hashable, Sendable, Codable {
-  /// Elements visited by SUBQUERY and ANY/ALL, summed over one evaluation. Default 1,000,000.
+  /// Collection elements one evaluation may walk, summed over the whole evaluation: one
+  /// step per element visited by SUBQUERY, ANY/ALL/NONE, IN and CONTAINS on a collection,
+  /// `==` between collections, a key path mapped over an array, a collection operator or
+  /// an aggregate function. Past it evaluation fails with `limitExceeded`.
+  /// Default 1,000,000.
   public var maxSteps: Int
   /// PCRE2's match limit for one MATCHES test: how many times PCRE2 may call its internal
   /// match function (roughly, backtracking steps; honoured by the JIT too). Past it the

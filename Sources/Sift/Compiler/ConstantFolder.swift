@@ -112,7 +112,8 @@ struct ConstantFolder {
       let folded = fold(base)
       e.kind = .keyPath(base: folded, keys: keys)
       if let v = constant(folded) {
-        return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v) }
+        var steps = limits.maxSteps
+        return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v, steps: &steps) }
       }
       return e
     case .aggregate(let elements):

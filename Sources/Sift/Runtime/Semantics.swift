@@ -6,6 +6,29 @@ enum Semantics {
     EvaluationError(.typeMismatch, message)
   }
 
+  /// How many arrays and dictionaries deep the recursive value walks go (equality, a key
+  /// path mapped over nested arrays, a collection operator on nested arrays), so a deeply
+  /// nested value built in Swift cannot overflow the stack. The JSON reader's default
+  /// `maxDepth`, so every value read with it is within reach.
+  static let maxValueDepth = 512
+
+  /// Takes `count` steps from the evaluation's budget (``EvaluationLimits/maxSteps``).
+  @inline(__always)
+  static func charge(_ count: Int, _ steps: inout Int) throws(EvaluationError) {
+    steps &-= count
+    if steps < 0 { throw stepBudgetExceeded() }
+  }
+
+  @inline(never)
+  static func stepBudgetExceeded() -> EvaluationError {
+    EvaluationError(.limitExceeded, "evaluation exceeded its step budget (EvaluationLimits.maxSteps)")
+  }
+
+  @inline(never)
+  static func tooDeep() -> EvaluationError {
+    EvaluationError(.limitExceeded, "the value is nested more than \(maxValueDepth) arrays deep")
+  }
+
   /// A number's value as a double, for bools, ints and doubles.
   @inline(__always)
   static func number(_ v: SiftValue) -> Double? {
@@ -38,7 +61,12 @@ enum Semantics {
   // MARK: - Equality
 
   /// `==`, never throws: different kinds are unequal.
+  @inline(__always)
   static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
+    equal(a, b, options, depth: 0)
+  }
+
+  private static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, depth: Int) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.string(let x), .string(let y)): return StringSemantics.equal(x, y, options)
@@ -46,18 +74,44 @@ enum Semantics {
     case (.date(let x), .date(let y)): return x == y
     case (.array(let x), .array(let y)):
       guard x.count == y.count else { return false }
-      for i in x.indices where !equal(x[i], y[i], options) { return false }
+      if depth == maxValueDepth { return equalWithoutRecursion(a, b, options) }
+      for i in x.indices where !equal(x[i], y[i], options, depth: depth + 1) { return false }
       return true
     case (.dictionary(let x), .dictionary(let y)):
       guard x.count == y.count else { return false }
+      if depth == maxValueDepth { return equalWithoutRecursion(a, b, options) }
       for (k, v) in x {
-        guard let w = y.literalValue(forKey: k), equal(v, w, options) else { return false }
+        guard let w = y.literalValue(forKey: k), equal(v, w, options, depth: depth + 1) else { return false }
       }
       return true
     default:
       if isNumber(a), isNumber(b) { return numericOrder(a, b) == 0 }
       return false
     }
+  }
+
+  /// `==` for values nested deeper than the stack should go: the same answer, with the
+  /// pairs still to compare kept on the heap.
+  @inline(never)
+  private static func equalWithoutRecursion(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
+    var pending = [(a, b)]
+    while let (x, y) = pending.popLast() {
+      switch (x, y) {
+      case (.array(let p), .array(let q)):
+        guard p.count == q.count else { return false }
+        for i in p.indices { pending.append((p[i], q[i])) }
+      case (.dictionary(let p), .dictionary(let q)):
+        guard p.count == q.count else { return false }
+        for (k, v) in p {
+          guard let w = q.literalValue(forKey: k) else { return false }
+          pending.append((v, w))
+        }
+      default:
+        // Not two collections: no recursion.
+        if !equal(x, y, options, depth: 0) { return false }
+      }
+    }
+    return true
   }
 
   /// Exact order of two numbers (an int and a double compare without rounding the int);

@@ -9,14 +9,30 @@ enum Input {
   case object(UnsafeRawPointer, any SiftKeyValueCoding.Type)
   case record(UnsafePointer<SiftRecord>)
 
+  /// The value of a key path's first key. A key on a `SELF` that is not a dictionary reads
+  /// as nil, except that mapping it over an array takes steps from `steps`, and running out
+  /// is an error.
   @inline(__always)
-  func root(_ key: String) -> SiftValue {
+  func root(_ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
     switch self {
     case .value(let v):
       if case .dictionary(let d) = v.pointee { return d.literalValue(forKey: key) ?? .null }
-      return (try? Semantics.value(forKey: key, in: v.pointee)) ?? .null
+      return try Self.root(key, ofNonDictionary: v.pointee, steps: &steps)
     case .object(let o, let type): return type.siftValue(at: o, forKey: key) ?? .null
     case .record(let r): return r.pointee[key] ?? .null
+    }
+  }
+
+  @inline(never)
+  private static func root(_ key: String, ofNonDictionary value: SiftValue, steps: inout Int)
+    throws(EvaluationError) -> SiftValue
+  {
+    do {
+      return try Semantics.value(forKey: key, in: value, steps: &steps)
+    } catch  where error.kind == .limitExceeded {
+      throw error
+    } catch {
+      return .null
     }
   }
 
