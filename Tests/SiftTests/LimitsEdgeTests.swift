@@ -4,7 +4,7 @@ import Testing
 @testable import Sift
 
 /// The evaluation limits at their edges: PCRE2's match and depth limits, the step budget
-/// for collection work, deep key paths and values.
+/// for collection work, deep key paths and values, huge and tiny numbers.
 @Suite struct LimitsEdgeTests {
   /// The error evaluating `format` against `input` throws, or nil when it evaluates.
   static func evaluationError(
@@ -399,5 +399,121 @@ import Testing
     #expect(try Self.evaluate("count(list.@distinctUnionOfObjects.self) == 2", input))
     let dictionaries: SiftValue = ["a": Self.nestedDictionary(20_000), "b": Self.nestedDictionary(20_000)]
     #expect(try Self.evaluate("a == b", dictionaries))
+  }
+
+  // MARK: - Numbers
+
+  static let numbers: SiftValue = [
+    "max": .int(.max), "min": .int(.min), "zero": 0, "xs": [.int(.max), 1], "big": .int(1 << 62),
+  ]
+
+  /// Huge, tiny and overflowing numbers, in constants (folded at compile time) and in
+  /// values (computed by the VM): never a trap. An integer result that does not fit is the
+  /// correctly rounded double; a literal that does not fit a double is a syntax error.
+  @Test(arguments: [
+    // Literals.
+    "1e-400 == 0", "zero == 1e-400", "1e-99999 == 0.0", "99999999999999999999999 == 1e23",
+    "-9223372036854775808 == min", "9223372036854775808 == 9223372036854775808.0",
+    "2.5e-324 == 5e-324", "1.7976931348623157e308 > 1e308",
+    // Integer overflow becomes a double.
+    "9223372036854775807 + 1 == 9223372036854775808.0", "max + 1 == 9223372036854775808.0", "max + 1 > max",
+    "min - 1 == -9223372036854775808.0", "-9223372036854775808 * -1 == 9223372036854775808.0",
+    "min * -1 == 9223372036854775808.0", "-min == 9223372036854775808.0", "min / -1 == 9223372036854775808.0",
+    "abs(-9223372036854775808) == 9223372036854775808.0", "abs(min) == 9223372036854775808.0",
+    "max * max == 85070591730234615847396907784232501249.0", "min * min == 85070591730234615865843651857942052864.0",
+    "big * 4 == 18446744073709551616.0", "from:subtract:(min, max) < -1.8e19", "add:to:(max, max) > 1.8e19",
+    "multiply:by:(min, 2) == -18446744073709551616.0", "modulus:by:(min, -1) == 0",
+    "xs.@sum.self == 9223372036854775808.0", "sum(xs) == 9223372036854775808.0",
+    "xs.@avg.self == 4611686018427387904.0",
+    // Doubles go to infinity, shifts drop bits.
+    "max ** 20 > 1e308", "1e308 * 10 == max ** 20", "-1e308 * 10 < -1e308", "max << 1 == -2", "min >> 70 == -1",
+    "max << 64 == 0",
+    // Conversions.
+    "CAST('99999999999999999999', 'NSNumber') == 1e20", "CAST('-9223372036854775808', 'NSNumber') == min",
+    "CAST(1e300, 'NSString') == '1e+300'", "CAST(max, 'NSString') == '9223372036854775807'",
+  ])
+  func numbersThatHold(_ format: String) throws {
+    #expect(try Self.evaluate(format, Self.numbers), "\(format)")
+  }
+
+  @Test(arguments: [
+    ("max / 0", EvaluationError.Kind.divisionByZero, "division by zero"),
+    ("max / 0.0", .divisionByZero, "division by zero"),
+    ("1 / 0", .divisionByZero, "division by zero"),
+    ("divide:by:(min, 0)", .divisionByZero, "division by zero"),
+    ("modulus:by:(max, 0)", .divisionByZero, "modulus by zero"),
+    ("modulus:by:(1.5, 0.0)", .divisionByZero, "modulus by zero"),
+    ("1e300 & 1", .typeMismatch, "& needs integers, not a number"),
+    ("bitwiseOr:with:(9223372036854775808, 1)", .typeMismatch, "| needs integers, not a number"),
+    ("xs[-9223372036854775808]", .indexOutOfRange, "index -9223372036854775808 is out of range for an array of 2"),
+    ("xs[max]", .indexOutOfRange, "index 9223372036854775807 is out of range for an array of 2"),
+    ("randomn:(1e300)", .invalidArgument, "randomn: needs a positive integer"),
+    ("CAST('1e999', 'NSNumber')", .invalidArgument, "CAST: \"1e999\" is not a number"),
+  ])
+  func numbersThatFail(_ expression: String, _ kind: EvaluationError.Kind, _ message: String) throws {
+    let error = try Self.evaluationError(expression + " == 1", Self.numbers)
+    #expect(error?.kind == kind, "\(expression)")
+    #expect(error?.message == message, "\(expression)")
+  }
+
+  /// Values the VM computes keep their kind: overflow gives a double, exact results ints.
+  @Test func overflowResultKinds() throws {
+    let two63 = SiftValue.double(9_223_372_036_854_775_808.0)
+    #expect(try Semantics.binary(.add, .int(.max), 1) == two63)
+    #expect(try Semantics.binary(.subtract, .int(.min), 1) == .double(-9_223_372_036_854_775_808.0))
+    #expect(try Semantics.binary(.multiply, .int(.min), -1) == two63)
+    #expect(try Semantics.binary(.add, .int(.max - 1), 1) == .int(.max))
+    #expect(try Semantics.negate(.int(.min)) == two63)
+    #expect(try Semantics.divide(.int(.min), -1) == two63)
+    #expect(try Semantics.divide(.int(.min), 1) == .int(.min))
+    #expect(try Semantics.modulus(.int(.min), -1) == .int(0))
+    #expect(try Functions.call(.abs, [.int(.min)]) == two63)
+    #expect(try Functions.call(.abs, [.int(.min + 1)]) == .int(.max))
+    #expect(try Functions.sum([.int(.max), 1, -1]) == .double(9_223_372_036_854_775_808.0))
+    #expect(try Functions.sum([.int(.max), -1, 1]) == .int(.max))
+  }
+
+  @Test(arguments: [
+    ("x == 1e400", "number literal is out of range"), ("x == -1e400", "number literal is out of range"),
+    ("x == 1e99999", "number literal is out of range"),
+    ("x == 0x10000000000000000", "integer literal does not fit in 64 bits"),
+    ("x == -0x8000000000000000", "integer literal does not fit in 64 bits"),
+    ("x == 0b" + String(repeating: "1", count: 65), "integer literal does not fit in 64 bits"),
+    ("x % 0 == 1", "unknown format specifier"),
+  ])
+  func numberLiteralsOutOfRange(_ format: String, _ message: String) {
+    let error = #expect(throws: PredicateSyntaxError.self) { try SiftPredicate(format: format) }
+    #expect(error?.error.message == message)
+  }
+
+  /// Numeric format arguments are checked, never converted with a trap.
+  @Test func numericArgumentsOutOfRange() throws {
+    #expect(throws: PredicateSyntaxError.self) { try SiftPredicate(format: "x == %d", arguments: [.double(1e300)]) }
+    #expect(throws: PredicateSyntaxError.self) { try SiftPredicate(format: "x == %d", arguments: [.double(.nan)]) }
+    let p = try SiftPredicate(format: "x == %f", arguments: [.int(.max)])
+    #expect(try p.evaluate(with: ["x": .double(9_223_372_036_854_775_808.0)]))
+  }
+
+  @Test(
+    arguments: [
+      ("1e400", nil), ("-1e400", nil), ("1e-400", SiftValue.double(0)), ("99999999999999999999999", .double(1e23)),
+      ("-9223372036854775808", .int(.min)), ("9223372036854775807", .int(.max)),
+      ("9223372036854775808", .double(9_223_372_036_854_775_808.0)),
+      ("-9223372036854775809", .double(-9_223_372_036_854_775_808.0)),
+    ] as [(String, SiftValue?)])
+  func jsonNumbers(_ text: String, _ expected: SiftValue?) {
+    let value = try? SiftValue(json: text)
+    #expect(value == expected, "\(text)")
+    if expected == nil {
+      #expect(throws: JSONError(message: "number is out of range", offset: 0)) { try SiftValue(json: text) }
+    }
+  }
+
+  /// An unsigned NSNumber above Int.max keeps its value as a double instead of wrapping.
+  @Test func largeUnsignedFoundationNumbers() throws {
+    #expect(SiftValue(foundation: NSNumber(value: UInt64.max)) == .double(18_446_744_073_709_551_615.0))
+    #expect(SiftValue(foundation: NSNumber(value: UInt64(Int.max))) == .int(.max))
+    #expect(SiftValue(foundation: NSNumber(value: UInt64(7))) == .int(7))
+    #expect(SiftValue(foundation: NSNumber(value: Int64.min)) == .int(.min))
   }
 }
