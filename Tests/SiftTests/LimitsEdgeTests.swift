@@ -3,8 +3,9 @@ import Testing
 
 @testable import Sift
 
-/// The evaluation limits at their edges: PCRE2's match and depth limits, the step budget
-/// for collection work, deep key paths and values, huge and tiny numbers.
+/// The evaluation limits at their edges (Documentation/Limits.md): PCRE2's match and depth
+/// limits, the step budget for collection work, deep key paths and values, huge and tiny
+/// numbers, and invalid UTF-8 in byte input.
 @Suite struct LimitsEdgeTests {
   /// The error evaluating `format` against `input` throws, or nil when it evaluates.
   static func evaluationError(
@@ -515,5 +516,34 @@ import Testing
     #expect(SiftValue(foundation: NSNumber(value: UInt64(Int.max))) == .int(.max))
     #expect(SiftValue(foundation: NSNumber(value: UInt64(7))) == .int(7))
     #expect(SiftValue(foundation: NSNumber(value: Int64.min)) == .int(.min))
+  }
+
+  // MARK: - Invalid UTF-8 in byte input
+
+  /// Every byte entry point of the engine (`SiftValue(json:)` on bytes and the member-range
+  /// reader the CLI uses) rejects invalid UTF-8 with an offset; predicates take bytes only
+  /// through `PredicateSyntax(parsingUTF8:)` (see LimitsTests).
+  @Test(
+    arguments: [
+      ([0x22, 0xC3, 0x28, 0x22], "string is not valid UTF-8", 1),
+      ([0x7B, 0x22, 0x6B, 0xED, 0xA0, 0x80, 0x22, 0x3A, 0x31, 0x7D], "string is not valid UTF-8", 3),
+      ([0x7B, 0x22, 0x6B, 0x22, 0x3A, 0x22, 0xF8, 0x88, 0x80, 0x80, 0x80, 0x22, 0x7D], "string is not valid UTF-8", 6),
+      ([0xEF, 0xBB, 0xBF, 0x7B, 0x7D], "expected a JSON value", 0),
+      ([0x5B, 0x31, 0x2C, 0xC3, 0xA9, 0x5D], "expected a JSON value", 3),
+      ([0x7B, 0xFF, 0x3A, 0x31, 0x7D], "expected a string key", 1),
+      ([0x31, 0x80], "unexpected text after the JSON value", 1),
+      ([0x22, 0x61, 0x22, 0x20, 0xFE], "unexpected text after the JSON value", 4),
+      ([0x74, 0x72, 0x75, 0xC3, 0xA9], "expected true", 0),
+    ] as [([UInt8], String, Int)])
+  func invalidUTF8InJSON(_ bytes: [UInt8], _ message: String, _ offset: Int) {
+    let expected = JSONError(message: message, offset: offset)
+    #expect(throws: expected) {
+      try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in _ = try SiftValue(json: buffer) }
+    }
+    #expect(throws: expected) {
+      try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+        _ = try SiftValue.readWithMemberRanges(json: buffer)
+      }
+    }
   }
 }
