@@ -187,6 +187,19 @@ import Testing
     #expect(error.range == SourceRange(start: 0, end: 10))
   }
 
+  /// A negative budget fails at the first walk (it used to trap on overflow at Int.min), and
+  /// Int.max is effectively unlimited.
+  @Test func extremeBudgets() throws {
+    let input: SiftValue = ["xs": [1, 2, 3]]
+    for budget in [-1, Int.min] {
+      let error = try Self.evaluationError("ANY xs > 2", input, limits: EvaluationLimits(maxSteps: budget))
+      #expect(error?.kind == .limitExceeded, "\(budget)")
+    }
+    #expect(try Self.evaluate("ANY xs > 2", input, limits: EvaluationLimits(maxSteps: Int.max)))
+    // Operators that walk nothing never touch the budget.
+    #expect(try Self.evaluate("xs.@count == 3", input, limits: EvaluationLimits(maxSteps: Int.min)))
+  }
+
   @Test(arguments: [0, 1, 100])
   func subqueryAtTheBudget(_ budget: Int) throws {
     let limits = EvaluationLimits(maxSteps: budget)

@@ -15,8 +15,9 @@ enum Semantics {
   /// Takes `count` steps from the evaluation's budget (``EvaluationLimits/maxSteps``).
   @inline(__always)
   static func charge(_ count: Int, _ steps: inout Int) throws(EvaluationError) {
-    steps &-= count
-    if steps < 0 { throw stepBudgetExceeded() }
+    // Compared before subtracting: a budget near Int.min must neither trap nor wrap.
+    guard count <= steps else { throw stepBudgetExceeded() }
+    steps -= count
   }
 
   @inline(never)
