@@ -196,6 +196,25 @@ import Testing
     #expect(error.description.hasPrefix("1:1048577: error: predicate is 1048577 bytes long"))
   }
 
+  /// Bytes are checked as UTF-8 first, then against the length limit: each failure names
+  /// its own cause and points at its byte.
+  @Test func invalidUTF8AndTheLengthLimit() throws {
+    let options = ParseOptions(limits: SyntaxLimits(maxInputLength: 9))
+    func failure(_ bytes: [UInt8]) -> SyntaxError? {
+      #expect(throws: PredicateSyntaxError.self) { try PredicateSyntax(parsingUTF8: bytes, options: options) }?.error
+    }
+    #expect(try PredicateSyntax(parsingUTF8: Array("a == 'é'".utf8), options: options).predicateFormat == #"a == "é""#)
+    let tooLong = try #require(failure(Array("a == 'éé'".utf8)))
+    #expect(tooLong.message == "predicate is 11 bytes long; the limit is 9")
+    // An invalid byte past the length limit is still reported as invalid UTF-8.
+    let invalid = try #require(failure(Array("a == 'éé".utf8) + [0xFF]))
+    #expect(invalid.message == "input is not valid UTF-8")
+    #expect(invalid.range == SourceRange(start: 10, end: 11))
+    let truncated = try #require(failure([0x61, 0x20, 0x3D, 0x3D, 0x20, 0xC3]))
+    #expect(truncated.message == "input is not valid UTF-8")
+    #expect(truncated.range == SourceRange(start: 5, end: 6))
+  }
+
   /// A megabyte of `(` fails at the depth limit, not with a stack overflow.
   @Test func megabyteOfParentheses() throws {
     let text = String(repeating: "(", count: 1 << 20)

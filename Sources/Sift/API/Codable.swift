@@ -44,7 +44,7 @@ extension SiftValue: Codable {
 
 extension SiftPredicate: Codable {
   private enum CodingKeys: String, CodingKey {
-    case format, canonical, arguments, variables, schema, maxSteps, andBindsTighter
+    case format, canonical, arguments, variables, schema, maxSteps, regexMatchLimit, regexDepthLimit, andBindsTighter
   }
 
   /// Decodes the format, arguments and substitutions and compiles them again. Registered
@@ -54,6 +54,8 @@ extension SiftPredicate: Codable {
     var options = CompileOptions()
     options.schema = try c.decodeIfPresent(SiftSchema.self, forKey: .schema)
     if let steps = try c.decodeIfPresent(Int.self, forKey: .maxSteps) { options.limits.maxSteps = steps }
+    if let limit = try c.decodeIfPresent(Int.self, forKey: .regexMatchLimit) { options.limits.regexMatchLimit = limit }
+    if let limit = try c.decodeIfPresent(Int.self, forKey: .regexDepthLimit) { options.limits.regexDepthLimit = limit }
     if try c.decodeIfPresent(Bool.self, forKey: .andBindsTighter) == true {
       options.parse.compoundPrecedence = .andBindsTighter
     }
@@ -73,7 +75,17 @@ extension SiftPredicate: Codable {
     try c.encode(arguments, forKey: .arguments)
     if !substitutions.isEmpty { try c.encode(substitutions, forKey: .variables) }
     try c.encodeIfPresent(options.schema, forKey: .schema)
-    if options.limits != EvaluationLimits() { try c.encode(options.limits.maxSteps, forKey: .maxSteps) }
+    // Only limits that differ from the default are written, so data for default limits
+    // stays what older versions wrote and read.
+    let limits = options.limits
+    let defaults = EvaluationLimits()
+    if limits.maxSteps != defaults.maxSteps { try c.encode(limits.maxSteps, forKey: .maxSteps) }
+    if limits.regexMatchLimit != defaults.regexMatchLimit {
+      try c.encode(limits.regexMatchLimit, forKey: .regexMatchLimit)
+    }
+    if limits.regexDepthLimit != defaults.regexDepthLimit {
+      try c.encode(limits.regexDepthLimit, forKey: .regexDepthLimit)
+    }
     if options.parse.compoundPrecedence == .andBindsTighter { try c.encode(true, forKey: .andBindsTighter) }
   }
 }

@@ -45,6 +45,9 @@ extension SiftValue {
       switch type {
       case "c", "B": self = .bool(n.boolValue)
       case "f", "d": self = .double(n.doubleValue)
+      // intValue would wrap an unsigned value above Int.max to a negative number.
+      case "Q" where n.uint64Value > UInt64(Int.max), "L" where n.uint64Value > UInt64(Int.max):
+        self = .double(n.doubleValue)
       default: self = .int(n.intValue)
       }
     case let i as Int: self = .int(i)

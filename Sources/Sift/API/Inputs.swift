@@ -111,11 +111,54 @@ public struct SiftFunctions: Sendable {
 }
 
 /// Evaluation limits. Each has a default, is configurable and fails with a
-/// `limitExceeded` (or `regex`) evaluation error at its edge.
+/// `limitExceeded` (or `regex`) evaluation error at its edge. Documentation/Limits.md
+/// lists every limit of the engine.
 public struct EvaluationLimits: Hashable, Sendable, Codable {
-  /// Elements visited by SUBQUERY and ANY/ALL, summed over one evaluation. Default 1,000,000.
+  /// Collection elements one evaluation may walk, summed over the whole evaluation: one
+  /// step per element visited by SUBQUERY, ANY/ALL/NONE, IN and CONTAINS on a collection,
+  /// `==` between collections, a key path mapped over an array, a collection operator or
+  /// an aggregate function. Past it evaluation fails with `limitExceeded`.
+  /// Default 1,000,000.
   public var maxSteps: Int
+  /// PCRE2's match limit for one MATCHES test: how many times PCRE2 may call its internal
+  /// match function (roughly, backtracking steps; honoured by the JIT too). Past it the
+  /// test fails with a `regex` error. Values are clamped to `0...UInt32.max`.
+  /// Default 1,000,000.
+  public var regexMatchLimit: Int
+  /// PCRE2's depth limit for one MATCHES test: the deepest backtracking nesting of PCRE2's
+  /// interpreter. The JIT, used whenever PCRE2 can compile a pattern with it, ignores this
+  /// limit and is bounded by its 4 MiB stack instead; either way the test fails with a
+  /// `regex` error. Values are clamped to `0...UInt32.max`. Default 10,000.
+  public var regexDepthLimit: Int
 
-  /// Creates limits with the documented defaults.
-  public init(maxSteps: Int = 1_000_000) { self.maxSteps = maxSteps }
+  /// Creates limits; every parameter has the documented default.
+  public init(maxSteps: Int = 1_000_000, regexMatchLimit: Int = 1_000_000, regexDepthLimit: Int = 10_000) {
+    self.maxSteps = maxSteps
+    self.regexMatchLimit = regexMatchLimit
+    self.regexDepthLimit = regexDepthLimit
+  }
+
+  /// The limits PCRE2 is given.
+  var regex: RegexLimits {
+    RegexLimits(matchLimit: UInt32(clamping: regexMatchLimit), depthLimit: UInt32(clamping: regexDepthLimit))
+  }
+
+  private enum CodingKeys: String, CodingKey { case maxSteps, regexMatchLimit, regexDepthLimit }
+
+  /// Decodes limits; a missing limit (as in data written before it existed) has its default.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = EvaluationLimits()
+    maxSteps = try c.decodeIfPresent(Int.self, forKey: .maxSteps) ?? defaults.maxSteps
+    regexMatchLimit = try c.decodeIfPresent(Int.self, forKey: .regexMatchLimit) ?? defaults.regexMatchLimit
+    regexDepthLimit = try c.decodeIfPresent(Int.self, forKey: .regexDepthLimit) ?? defaults.regexDepthLimit
+  }
+
+  /// Encodes every limit.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(maxSteps, forKey: .maxSteps)
+    try c.encode(regexMatchLimit, forKey: .regexMatchLimit)
+    try c.encode(regexDepthLimit, forKey: .regexDepthLimit)
+  }
 }

@@ -58,7 +58,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     if !substitutions.isEmpty { syntax = syntax.substitutingVariables(substitutions) }
     let program: Program
     do {
-      program = try Compiler.compile(syntax, schema: options.schema, functions: options.functions)
+      program = try Compiler.compile(
+        syntax, schema: options.schema, functions: options.functions, limits: options.limits)
     } catch {
       throw PredicateSyntaxError(error, source: format)
     }

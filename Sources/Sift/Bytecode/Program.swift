@@ -46,6 +46,9 @@ final class Program: @unchecked Sendable {
   let registerCount: Int
   /// The functions `callCustom` can reach (from ``CompileOptions/functions``).
   let functions: SiftFunctions
+  /// For MATCHES with a pattern known only at evaluation time (constant patterns carry
+  /// their own).
+  let regexLimits: RegexLimits
   /// When the whole program is one string test without a quantifier on SELF or a plain
   /// key (`SELF IN {…}`, `title CONTAINS[cd] '…'`), that instruction: a string subject
   /// then runs it directly (``Machine/runKernel(_:_:_:)``), skipping the dispatch loop.
@@ -53,8 +56,9 @@ final class Program: @unchecked Sendable {
   /// Whether this program or a subprogram reads or binds a variable.
   let usesVariables: Bool
 
-  init(_ b: ProgramBuilder, functions: SiftFunctions) {
+  init(_ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits()) {
     self.functions = functions
+    self.regexLimits = regexLimits
     code = b.code
     instructions = UnsafeBufferPointer(frozenCopyOf: b.code) { $0 }
     setRefs = UnsafeBufferPointer(frozenCopyOf: b.stringSets) { Unmanaged.passUnretained($0) }

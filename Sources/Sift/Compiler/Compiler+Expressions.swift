@@ -82,10 +82,12 @@ extension Compiler {
       emit(.cast, a: r, b: r, c: name(type), range: range)
     case .subquery(let collection, let variable, let body):
       try expression(collection, into: r)
-      var inner = Compiler(schema: schema, functions: functions)
-      try inner.predicate(ConstantFolder.fold(body))
+      var inner = Compiler(schema: schema, functions: functions, limits: limits)
+      try inner.predicate(ConstantFolder(limits: limits).fold(body))
       inner.emit(.ret, range: body.range)
-      program.subprograms.append(Subprogram(variable: variable, program: Program(inner.program, functions: functions)))
+      program.subprograms.append(
+        Subprogram(
+          variable: variable, program: Program(inner.program, functions: functions, regexLimits: limits.regex)))
       emit(.subquery, a: r, b: r, c: program.subprograms.count - 1, range: range)
     case .ternary(let condition, let then, let otherwise):
       try predicate(condition)

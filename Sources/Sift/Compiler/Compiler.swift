@@ -5,11 +5,14 @@ struct Compiler {
   var program = ProgramBuilder()
   let schema: SiftSchema?
   let functions: SiftFunctions
+  /// Bound into every MATCHES pattern and used by constant folding.
+  let limits: EvaluationLimits
   var nextRegister = 0
 
-  init(schema: SiftSchema?, functions: SiftFunctions) {
+  init(schema: SiftSchema?, functions: SiftFunctions, limits: EvaluationLimits) {
     self.schema = schema
     self.functions = functions
+    self.limits = limits
     // One allocation each for the pools nearly every predicate uses, instead of growing
     // 1 -> 2 -> 4 (allocations are most of the cost of compiling a short predicate).
     program.code.reserveCapacity(32)
@@ -18,21 +21,22 @@ struct Compiler {
     program.comparisons.reserveCapacity(8)
   }
 
-  static func compile(_ predicate: PredicateSyntax, schema: SiftSchema?, functions: SiftFunctions = SiftFunctions())
-    throws(SyntaxError) -> Program
-  {
+  static func compile(
+    _ predicate: PredicateSyntax, schema: SiftSchema?, functions: SiftFunctions = SiftFunctions(),
+    limits: EvaluationLimits = EvaluationLimits()
+  ) throws(SyntaxError) -> Program {
     // Constant patterns are checked before folding, so an invalid one is reported even
     // where folding removes the comparison (when nothing can fold, code generation
     // compiles every pattern anyway).
     var folded = predicate
     if ConstantFolder.mayFold(predicate) {
       try checkConstantPatterns(predicate)
-      folded = ConstantFolder.fold(predicate)
+      folded = ConstantFolder(limits: limits).fold(predicate)
     }
-    var compiler = Compiler(schema: schema, functions: functions)
+    var compiler = Compiler(schema: schema, functions: functions, limits: limits)
     try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
-    let program = Program(compiler.program, functions: functions)
+    let program = Program(compiler.program, functions: functions, regexLimits: limits.regex)
     try Verifier.verify(program, range: predicate.range)
     return program
   }
@@ -216,7 +220,8 @@ struct Compiler {
       case (.matches, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
         do throws(RegexFailure) {
-          program.regexes.append(try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive)))
+          program.regexes.append(
+            try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive), limits: limits.regex))
         } catch {
           throw Self.patternError(error, c.rhs.range)
         }

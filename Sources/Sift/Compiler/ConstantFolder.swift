@@ -1,16 +1,20 @@
 /// Folds constant subtrees before code generation, using the same semantics the VM runs.
 /// A subtree whose evaluation fails is left alone, so its error is raised at evaluation
 /// time with its source range. Non-deterministic functions are never folded.
-enum ConstantFolder {
-  static func fold(_ p: PredicateSyntax) -> PredicateSyntax {
+struct ConstantFolder {
+  /// The predicate's limits: folding does no more work than evaluation may, so a constant
+  /// over a limit is left for evaluation to report.
+  let limits: EvaluationLimits
+
+  func fold(_ p: PredicateSyntax) -> PredicateSyntax {
     var p = p
     switch p.kind {
     case .constant: return p
     case .comparison(var c):
       // Most operands are plain keys and literals: leave those nodes as they are, so
       // compiling does not rebuild (and reallocate) the tree.
-      let lhsFoldable = mayFold(c.lhs)
-      let rhsFoldable = mayFold(c.rhs)
+      let lhsFoldable = Self.mayFold(c.lhs)
+      let rhsFoldable = Self.mayFold(c.rhs)
       if lhsFoldable || rhsFoldable {
         if lhsFoldable { c.lhs = fold(c.lhs) }
         if rhsFoldable { c.rhs = fold(c.rhs) }
@@ -19,25 +23,25 @@ enum ConstantFolder {
       if case .constant(let l) = c.lhs.kind, case .constant(let r) = c.rhs.kind {
         let result: Bool?
         if let q = c.quantifier {
-          result = try? Semantics.quantified(q, l, c.op, r, c.options)
+          result = try? Semantics.quantified(q, l, c.op, r, c.options, regex: limits.regex)
         } else {
-          result = try? Semantics.compare(l, c.op, r, c.options)
+          result = try? Semantics.compare(l, c.op, r, c.options, regex: limits.regex)
         }
         if let result { p.kind = .constant(result) }
       }
       return p
     case .not(let inner):
-      guard mayFold(inner) else { return p }
+      guard Self.mayFold(inner) else { return p }
       let folded = fold(inner)
       if case .constant(let b) = folded.kind { return PredicateSyntax(.constant(!b), range: p.range) }
       p.kind = .not(folded)
       return p
     case .and(let operands):
-      guard operands.contains(where: mayFold) else { return p }
-      return compound(operands.map(fold), isAnd: true, range: p.range)
+      guard operands.contains(where: Self.mayFold) else { return p }
+      return Self.compound(operands.map(fold), isAnd: true, range: p.range)
     case .or(let operands):
-      guard operands.contains(where: mayFold) else { return p }
-      return compound(operands.map(fold), isAnd: false, range: p.range)
+      guard operands.contains(where: Self.mayFold) else { return p }
+      return Self.compound(operands.map(fold), isAnd: false, range: p.range)
     }
   }
 
@@ -78,7 +82,7 @@ enum ConstantFolder {
     }
   }
 
-  static func fold(_ e: ExpressionSyntax) -> ExpressionSyntax {
+  func fold(_ e: ExpressionSyntax) -> ExpressionSyntax {
     var e = e
     func constant(_ x: ExpressionSyntax) -> SiftValue? {
       if case .constant(let v) = x.kind { return v }
@@ -108,7 +112,8 @@ enum ConstantFolder {
       let folded = fold(base)
       e.kind = .keyPath(base: folded, keys: keys)
       if let v = constant(folded) {
-        return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v) }
+        var steps = limits.maxSteps
+        return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v, steps: &steps) }
       }
       return e
     case .aggregate(let elements):

@@ -75,7 +75,11 @@ final class RegexPattern: Sendable {
   /// True when the `.*literal.*` rewrite applied.
   var isLiteralSearch: Bool { literal != nil }
 
-  init(_ pattern: String, caseInsensitive: Bool, limits: RegexLimits = RegexLimits()) throws(RegexFailure) {
+  /// `jit: false` keeps PCRE2's interpreter, the fallback where the JIT is unavailable (so
+  /// tests can reach the depth limit, which only the interpreter honours).
+  init(_ pattern: String, caseInsensitive: Bool, limits: RegexLimits = RegexLimits(), jit: Bool = true)
+    throws(RegexFailure)
+  {
     self.pattern = pattern
     self.caseInsensitive = caseInsensitive
     self.limits = limits
@@ -87,7 +91,7 @@ final class RegexPattern: Sendable {
       searchHandle = .none
       return
     }
-    code = try CompiledRegex(pattern, caseInsensitive: caseInsensitive, anchored: true)
+    code = try CompiledRegex(pattern, caseInsensitive: caseInsensitive, anchored: true, jit: jit)
     if let text = RegexLiteral.dotStarLiteral(pattern), caseInsensitive == false || text.utf8.allSatisfy({ $0 < 0x80 })
     {
       literal = StringNeedle(text, options: caseInsensitive ? [.caseInsensitive] : [])
@@ -95,12 +99,15 @@ final class RegexPattern: Sendable {
     } else {
       literal = nil
       search = RegexLiteral.dotStarMiddle(pattern).flatMap {
-        try? CompiledRegex($0, caseInsensitive: caseInsensitive, anchored: false)
+        try? CompiledRegex($0, caseInsensitive: caseInsensitive, anchored: false, jit: jit)
       }
     }
     codeHandle = code?.handle ?? .none
     searchHandle = search?.handle ?? .none
   }
+
+  /// Whether the whole-string match runs JIT-compiled code (which ignores the depth limit).
+  var usesJIT: Bool { code?.jit ?? false }
 
   /// Whether matching searches for the middle of a `.*R.*` pattern (when the subject allows).
   var isDotStarSearch: Bool { search != nil }
@@ -141,7 +148,7 @@ final class CompiledRegex: @unchecked Sendable {
   let jit: Bool
 
   /// Compiles `pattern`; `anchored` makes it a whole-string match (ANCHORED | ENDANCHORED).
-  init(_ pattern: String, caseInsensitive: Bool, anchored: Bool) throws(RegexFailure) {
+  init(_ pattern: String, caseInsensitive: Bool, anchored: Bool, jit: Bool = true) throws(RegexFailure) {
     var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP) | UInt32(PCRE2_NEVER_BACKSLASH_C)
     if anchored { options |= UInt32(PCRE2_ANCHORED) | UInt32(PCRE2_ENDANCHORED) }
     if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
@@ -161,7 +168,7 @@ final class CompiledRegex: @unchecked Sendable {
       throw RegexFailure(message: RegexFailure.pcre2Message(errorCode), patternOffset: offsetMap(errorOffset))
     }
     code = compiled
-    jit = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+    self.jit = jit && pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
   }
 
   deinit { pcre2_code_free_8(code) }

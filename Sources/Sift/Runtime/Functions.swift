@@ -67,6 +67,14 @@ enum Functions {
     }
   }
 
+  /// Whether `f` walks the array it is given (so evaluation charges one step per element).
+  static func walksArray(_ f: BuiltinFunction) -> Bool {
+    switch f {
+    case .sum, .min, .max, .average, .median, .mode, .stddev: true
+    default: false
+    }
+  }
+
   /// Deterministic functions can be folded at compile time.
   static func isDeterministic(_ f: BuiltinFunction) -> Bool {
     switch f {
@@ -142,12 +150,15 @@ enum Functions {
   }
 
   static func mode(_ values: [SiftValue]) throws(EvaluationError) -> SiftValue {
+    // Grouped through a hash table: linear, where a search of the groups was quadratic.
+    var group: [EqualityKey: Int] = [:]
     var distinct: [SiftValue] = []
     var counts: [Int] = []
     for v in try numbers(values, "mode") {
-      if let i = distinct.firstIndex(where: { Semantics.equal($0, v, []) }) {
+      if let i = group[EqualityKey(v)] {
         counts[i] += 1
       } else {
+        group[EqualityKey(v)] = distinct.count
         distinct.append(v)
         counts.append(1)
       }

@@ -6,6 +6,30 @@ enum Semantics {
     EvaluationError(.typeMismatch, message)
   }
 
+  /// How many arrays and dictionaries deep the recursive value walks go (equality, a key
+  /// path mapped over nested arrays, a collection operator on nested arrays), so a deeply
+  /// nested value built in Swift cannot overflow the stack. The JSON reader's default
+  /// `maxDepth`, so every value read with it is within reach.
+  static let maxValueDepth = 512
+
+  /// Takes `count` steps from the evaluation's budget (``EvaluationLimits/maxSteps``).
+  @inline(__always)
+  static func charge(_ count: Int, _ steps: inout Int) throws(EvaluationError) {
+    // Compared before subtracting: a budget near Int.min must neither trap nor wrap.
+    guard count <= steps else { throw stepBudgetExceeded() }
+    steps -= count
+  }
+
+  @inline(never)
+  static func stepBudgetExceeded() -> EvaluationError {
+    EvaluationError(.limitExceeded, "evaluation exceeded its step budget (EvaluationLimits.maxSteps)")
+  }
+
+  @inline(never)
+  static func tooDeep() -> EvaluationError {
+    EvaluationError(.limitExceeded, "the value is nested more than \(maxValueDepth) arrays deep")
+  }
+
   /// A number's value as a double, for bools, ints and doubles.
   @inline(__always)
   static func number(_ v: SiftValue) -> Double? {
@@ -38,7 +62,12 @@ enum Semantics {
   // MARK: - Equality
 
   /// `==`, never throws: different kinds are unequal.
+  @inline(__always)
   static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
+    equal(a, b, options, depth: 0)
+  }
+
+  private static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, depth: Int) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.string(let x), .string(let y)): return StringSemantics.equal(x, y, options)
@@ -46,18 +75,44 @@ enum Semantics {
     case (.date(let x), .date(let y)): return x == y
     case (.array(let x), .array(let y)):
       guard x.count == y.count else { return false }
-      for i in x.indices where !equal(x[i], y[i], options) { return false }
+      if depth == maxValueDepth { return equalWithoutRecursion(a, b, options) }
+      for i in x.indices where !equal(x[i], y[i], options, depth: depth + 1) { return false }
       return true
     case (.dictionary(let x), .dictionary(let y)):
       guard x.count == y.count else { return false }
+      if depth == maxValueDepth { return equalWithoutRecursion(a, b, options) }
       for (k, v) in x {
-        guard let w = y.literalValue(forKey: k), equal(v, w, options) else { return false }
+        guard let w = y.literalValue(forKey: k), equal(v, w, options, depth: depth + 1) else { return false }
       }
       return true
     default:
       if isNumber(a), isNumber(b) { return numericOrder(a, b) == 0 }
       return false
     }
+  }
+
+  /// `==` for values nested deeper than the stack should go: the same answer, with the
+  /// pairs still to compare kept on the heap.
+  @inline(never)
+  private static func equalWithoutRecursion(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
+    var pending = [(a, b)]
+    while let (x, y) = pending.popLast() {
+      switch (x, y) {
+      case (.array(let p), .array(let q)):
+        guard p.count == q.count else { return false }
+        for i in p.indices { pending.append((p[i], q[i])) }
+      case (.dictionary(let p), .dictionary(let q)):
+        guard p.count == q.count else { return false }
+        for (k, v) in p {
+          guard let w = q.literalValue(forKey: k) else { return false }
+          pending.append((v, w))
+        }
+      default:
+        // Not two collections: no recursion.
+        if !equal(x, y, options, depth: 0) { return false }
+      }
+    }
+    return true
   }
 
   /// Exact order of two numbers (an int and a double compare without rounding the int);
@@ -102,9 +157,11 @@ enum Semantics {
 
   // MARK: - Comparison predicates
 
-  /// Every comparison operator on two values, with the nil and type rules.
+  /// Every comparison operator on two values, with the nil and type rules. `regex` bounds
+  /// MATCHES with a pattern known only now.
   static func compare(
-    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions
+    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions,
+    regex: RegexLimits
   ) throws(EvaluationError) -> Bool {
     switch op {
     case .equal: return equal(lhs, rhs, options)
@@ -129,17 +186,17 @@ enum Semantics {
       // A nil left side is false; then lo <= x AND x <= hi, with AND's early stop and
       // the ordering nil rules (a nil bound gives false).
       if case .null = lhs { return false }
-      guard try compare(bounds[0], .lessOrEqual, lhs, options) else { return false }
-      return try compare(lhs, .lessOrEqual, bounds[1], options)
+      guard try compare(bounds[0], .lessOrEqual, lhs, options, regex: regex) else { return false }
+      return try compare(lhs, .lessOrEqual, bounds[1], options, regex: regex)
     case .in:
       return try membership(lhs, in: rhs, options)
     case .contains:
       if case .string = lhs {
-        return try stringOperator(lhs, rhs, op: .contains, options)
+        return try stringOperator(lhs, rhs, op: .contains, options, regex: regex)
       }
       return try membership(rhs, in: lhs, options)
     case .beginsWith, .endsWith, .like, .matches:
-      return try stringOperator(lhs, rhs, op: op, options)
+      return try stringOperator(lhs, rhs, op: op, options, regex: regex)
     }
   }
 
@@ -182,9 +239,9 @@ enum Semantics {
   }
 
   /// BEGINSWITH, ENDSWITH, substring CONTAINS, LIKE and MATCHES with a dynamic pattern.
-  static func stringOperator(_ lhs: SiftValue, _ rhs: SiftValue, op: ComparisonOperator, _ options: ComparisonOptions)
-    throws(EvaluationError) -> Bool
-  {
+  static func stringOperator(
+    _ lhs: SiftValue, _ rhs: SiftValue, op: ComparisonOperator, _ options: ComparisonOptions, regex limits: RegexLimits
+  ) throws(EvaluationError) -> Bool {
     if case .null = lhs { return false }
     if case .null = rhs { return false }
     guard case .string(let s) = lhs, case .string(let t) = rhs else {
@@ -198,7 +255,7 @@ enum Semantics {
     case .like: return LikePattern(t, options: options).matches(s)
     case .matches:
       do throws(RegexFailure) {
-        let regex = try RegexPattern(t, caseInsensitive: options.contains(.caseInsensitive))
+        let regex = try RegexPattern(t, caseInsensitive: options.contains(.caseInsensitive), limits: limits)
         return try regex.matches(s)
       } catch {
         throw EvaluationError(.regex, "MATCHES: \(error.message)")
@@ -210,13 +267,13 @@ enum Semantics {
   /// ANY / ALL over the left collection.
   static func quantified(
     _ quantifier: Quantifier, _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue,
-    _ options: ComparisonOptions
+    _ options: ComparisonOptions, regex: RegexLimits
   ) throws(EvaluationError) -> Bool {
     switch lhs {
     case .null: return quantifier == .all
     case .array(let elements):
       for e in elements {
-        let r = try compare(e, op, rhs, options)
+        let r = try compare(e, op, rhs, options, regex: regex)
         if quantifier == .any, r { return true }
         if quantifier == .all, !r { return false }
       }

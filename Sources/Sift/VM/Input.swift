@@ -9,17 +9,25 @@ enum Input {
   case object(UnsafeRawPointer, any SiftKeyValueCoding.Type)
   case record(UnsafePointer<SiftRecord>)
 
+  /// The value of a key path's first key. On a `SELF` that is not a dictionary the key-path
+  /// rules apply: mapped over an array (taking steps from `steps`), `typeMismatch` on a
+  /// number (found by fuzzing: this path used to answer nil, so `a == 1` on `[1]` was false).
   @inline(__always)
-  func root(_ key: String) throws(EvaluationError) -> SiftValue {
+  func root(_ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
     switch self {
     case .value(let v):
       if case .dictionary(let d) = v.pointee { return d.literalValue(forKey: key) ?? .null }
-      // A key on a number is `typeMismatch`, also inside an array (found by fuzzing: this
-      // path used to answer nil, so `a == 1` on `[1]` was false instead of an error).
-      return try Semantics.value(forKey: key, in: v.pointee)
+      return try Self.root(key, ofNonDictionary: v.pointee, steps: &steps)
     case .object(let o, let type): return type.siftValue(at: o, forKey: key) ?? .null
     case .record(let r): return r.pointee[key] ?? .null
     }
+  }
+
+  @inline(never)
+  private static func root(_ key: String, ofNonDictionary value: SiftValue, steps: inout Int)
+    throws(EvaluationError) -> SiftValue
+  {
+    try Semantics.value(forKey: key, in: value, steps: &steps)
   }
 
   /// Record slot `slot` of a schema-bound input, or nil for other inputs and slots out of

@@ -103,11 +103,11 @@ enum Machine {
     case .loadSelf:
       R[i.a] = input.selfValue
     case .loadRoot:
-      R[i.a] = try input.root(program.names[i.b])
+      R[i.a] = try input.root(program.names[i.b], steps: &env.stepsLeft)
     case .loadSlot:
       R[i.a] = try input.slot(i.b)
     case .keyPath:
-      R[i.a] = try Semantics.keyPath(program.paths[i.c][...], on: R[i.b])
+      R[i.a] = try Semantics.keyPath(program.paths[i.c][...], on: R[i.b], steps: &env.stepsLeft)
     case .loadVar:
       let name = program.names[i.b]
       guard let v = env.variables?[name] else {
@@ -127,7 +127,9 @@ enum Machine {
     case .bitwiseNot:
       R[i.a] = try Semantics.bitwiseNot(R[i.b])
     case .call:
-      R[i.a] = try Functions.call(BuiltinFunction.allCases[i.c], Array(R[i.b..<(i.b + i.d)]))
+      let f = BuiltinFunction.allCases[i.c]
+      if i.d > 0, Functions.walksArray(f), case .array(let a) = R[i.b] { try charge(a.count, &env) }
+      R[i.a] = try Functions.call(f, Array(R[i.b..<(i.b + i.d)]))
     case .callCustom:
       let name = program.names[i.c]
       guard let function = program.functions[name] else {
@@ -152,12 +154,12 @@ enum Machine {
     _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     let d = program.comparisons[i.c]
-    guard let q = d.quantifier else { return try Semantics.compare(R[i.a], d.op, R[i.b], d.options) }
+    guard let q = d.quantifier else { return try generic(R[i.a], d.op, R[i.b], d.options, program, &env) }
     // The same loop as the test instructions, so every ANY/ALL is charged against the
     // step budget.
     let rhs = R[i.b]
-    return try quantified(R[i.a], q == .any ? 1 : 2, &env) { (v) throws(EvaluationError) in
-      try Semantics.compare(v, d.op, rhs, d.options)
+    return try quantified(R[i.a], q == .any ? 1 : 2, &env) { (v, env) throws(EvaluationError) in
+      try generic(v, d.op, rhs, d.options, program, &env)
     }
   }
 
@@ -168,7 +170,7 @@ enum Machine {
     _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
-    let subject = try subject(i, R, input, program)
+    let subject = try subject(i, R, input, program, &env)
     if i.trustedOpcode == .compareConst {
       let op = program.comparisons[i.c].op
       if i.quantifier == 0, case .int(let x) = subject, case .int(let k) = program.constants[i.b],
@@ -178,14 +180,15 @@ enum Machine {
       }
       let options = program.comparisons[i.c].options
       let constant = program.constants[i.b]
-      return try quantifiedOrSingle(subject, i.quantifier, &env) { (v) throws(EvaluationError) in
-        try Semantics.compare(v, op, constant, options)
+      return try quantifiedOrSingle(subject, i.quantifier, &env) { (v, env) throws(EvaluationError) in
+        try generic(v, op, constant, options, program, &env)
       }
     }
     if i.quantifier == 0, case .string(let s) = subject { return try stringTest(i, program, s) }
-    return try quantifiedOrSingle(subject, i.quantifier, &env) { (v) throws(EvaluationError) in
+    return try quantifiedOrSingle(subject, i.quantifier, &env) { (v, env) throws(EvaluationError) in
       if case .string(let s) = v { return try stringTest(i, program, s) }
-      return try generic(v, program.comparisons[i.c])
+      let d = program.comparisons[i.c]
+      return try generic(v, d.op, d.constant ?? .null, d.options, program, &env)
     }
   }
 
@@ -243,34 +246,48 @@ enum Machine {
   /// The subject of a test instruction, read from where ``SubjectSource`` says.
   @inline(__always)
   private static func subject(
-    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input, _ program: Program
+    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input, _ program: Program,
+    _ env: inout Environment
   ) throws(EvaluationError) -> SiftValue {
     switch i.source {
     case .register: return R[i.a]
     case .evaluatedObject: return input.selfValue
     case .slot: return try input.slot(i.a)
-    case .root: return try input.root(program.names[i.a])
+    case .root: return try input.root(program.names[i.a], steps: &env.stepsLeft)
     }
   }
 
-  /// The non-string cases of a specialised comparison: the generic rules with the constant.
-  private static func generic(_ v: SiftValue, _ d: ComparisonDescriptor) throws(EvaluationError) -> Bool {
-    try Semantics.compare(v, d.op, d.constant ?? .null, d.options)
+  /// The generic rules of a comparison, after charging the elements they walk: the
+  /// collection of IN or CONTAINS, and both sides of `==` or `!=` between two collections
+  /// of one size (the only ones compared element by element).
+  private static func generic(
+    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions, _ program: Program,
+    _ env: inout Environment
+  ) throws(EvaluationError) -> Bool {
+    switch op {
+    case .in: try charge(rhs.elementCount, &env)
+    case .contains: try charge(lhs.elementCount, &env)
+    case .equal, .notEqual:
+      if lhs.elementCount == rhs.elementCount { try charge(lhs.elementCount, &env) }
+    default: break
+    }
+    return try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits)
   }
 
   @inline(__always)
   private static func quantifiedOrSingle(
     _ lhs: SiftValue, _ quantifier: Int, _ env: inout Environment,
-    _ test: (SiftValue) throws(EvaluationError) -> Bool
+    _ test: (SiftValue, inout Environment) throws(EvaluationError) -> Bool
   ) throws(EvaluationError) -> Bool {
-    quantifier == 0 ? try test(lhs) : try quantified(lhs, quantifier, &env, test)
+    quantifier == 0 ? try test(lhs, &env) : try quantified(lhs, quantifier, &env, test)
   }
 
-  /// ANY (1) / ALL (2) over the left collection, charging one step per element.
+  /// ANY (1) / ALL (2) over the left collection, charging one step per element. The test
+  /// gets the environment to charge what it walks itself.
   @inline(__always)
   private static func quantified(
     _ lhs: SiftValue, _ quantifier: Int, _ env: inout Environment,
-    _ test: (SiftValue) throws(EvaluationError) -> Bool
+    _ test: (SiftValue, inout Environment) throws(EvaluationError) -> Bool
   ) throws(EvaluationError) -> Bool {
     let isAll = quantifier == 2
     switch lhs {
@@ -278,7 +295,7 @@ enum Machine {
     case .array(let elements):
       try charge(elements.count, &env)
       for e in elements {
-        let r = try test(e)
+        let r = try test(e, &env)
         if !isAll, r { return true }
         if isAll, !r { return false }
       }
@@ -291,12 +308,7 @@ enum Machine {
 
   @inline(__always)
   static func charge(_ steps: Int, _ env: inout Environment) throws(EvaluationError) {
-    env.stepsLeft -= steps
-    if env.stepsLeft < 0 { throw stepBudgetExceeded() }
-  }
-
-  private static func stepBudgetExceeded() -> EvaluationError {
-    EvaluationError(.limitExceeded, "evaluation exceeded its step budget (EvaluationLimits.maxSteps)")
+    try Semantics.charge(steps, &env.stepsLeft)
   }
 
   /// The elements for which the subpredicate holds. As in Apple's NSSubqueryExpression,
@@ -319,5 +331,17 @@ enum Machine {
       if try run(sub.program, input: input, environment: &env) { out.append(e) }
     }
     return .array(out)
+  }
+}
+
+extension SiftValue {
+  /// The number of elements of an array or dictionary; 0 for anything else.
+  @inline(__always)
+  var elementCount: Int {
+    switch self {
+    case .array(let a): a.count
+    case .dictionary(let d): d.count
+    default: 0
+    }
   }
 }
