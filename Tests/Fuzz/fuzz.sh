@@ -33,7 +33,8 @@ echo "== building the fuzz binary (.build-fuzz)"
 swift build -c release --build-path .build-fuzz --sanitize=fuzzer --sanitize=address \
   -Xswiftc -sanitize=fuzzer --disable-dead-strip -Xswiftc -DFUZZING --product SiftFuzz >/dev/null
 fuzzer=.build-fuzz/release/SiftFuzz
-if ! readelf -S "$fuzzer" | grep -q __sancov_cntrs; then
+sections=$(readelf -S "$fuzzer")  # not piped into grep -q: under pipefail its early exit fails the pipe
+if [[ $sections != *__sancov_cntrs* ]]; then
   echo "fuzz.sh: $fuzzer has no coverage counters" >&2
   exit 1
 fi
