@@ -16,8 +16,16 @@ let package = Package(
     .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2"]),
+    // simdjson (Debian's libsimdjson-dev) behind a small C interface, for `sift filter`.
+    // SIMDJSON_THREADS_ENABLED must match the library's build (simdjson.pc): it changes
+    // the parser's layout.
+    .target(
+      name: "CSiftJSON",
+      cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
+      linkerSettings: [.linkedLibrary("simdjson")]
+    ),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
-    .target(name: "SiftCommandLine", dependencies: ["Sift"]),
+    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift"]),
@@ -44,5 +52,6 @@ let package = Package(
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
   ],
-  swiftLanguageModes: [.v6]
+  swiftLanguageModes: [.v6],
+  cxxLanguageStandard: .cxx17
 )

@@ -15,6 +15,8 @@ package enum SiftCommand {
       parse     check a predicate; print its canonical form or its syntax tree
       explain   print the bytecode a predicate compiles to
       cases     evaluate JSON Lines cases: {"format", "args", "object", "variables"}
+      filter    write the lines of a JSON Lines stream that match a predicate
+      bench     measure how fast a predicate decides the lines of a file
 
     Run 'sift <command> --help' for a command's options.
     """
@@ -35,6 +37,8 @@ package enum SiftCommand {
       case "parse": code = try ParseCommand.run(Array(arguments))
       case "cases": code = try CasesCommand.run(Array(arguments))
       case "explain": code = try ExplainCommand.run(Array(arguments))
+      case "filter": code = try FilterCommand.run(Array(arguments))
+      case "bench": code = try BenchCommand.run(Array(arguments))
       default:
         throw UsageError(message: "unknown command '\(command)'\n\n\(help)")
       }

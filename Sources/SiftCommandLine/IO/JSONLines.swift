@@ -108,6 +108,19 @@ enum CLIArguments {
     guard case .array(let values) = value else { throw UsageError(message: "--args must be a JSON array") }
     return values
   }
+
+  /// `--vars '{"x": 1}'`.
+  static func parseObject(_ json: [UInt8]?, option: String) throws(UsageError) -> [String: SiftValue] {
+    guard let json else { return [:] }
+    let value: SiftValue
+    do {
+      value = try json.withUnsafeBufferPointer { bytes throws(JSONError) in try SiftValue(json: bytes) }
+    } catch {
+      throw UsageError(message: "\(option) is not valid JSON: \(error)")
+    }
+    guard case .dictionary(let fields) = value else { throw UsageError(message: "\(option) must be a JSON object") }
+    return fields
+  }
 }
 
 /// The JSON Lines loop shared by `sift parse --jsonl` and `sift cases`: one answer line

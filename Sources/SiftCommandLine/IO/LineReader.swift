@@ -9,17 +9,35 @@ package struct LineReader {
   /// Reads up to `count` bytes into `buffer`: the count read, 0 at the end, -1 on an error.
   package typealias Source = (_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
 
+  /// One line as found in the input.
+  package struct Line {
+    /// The line without its ending.
+    package var bytes: UnsafeBufferPointer<UInt8>
+    /// The ending's length right after `bytes`: 1 for `\n`, 2 for `\r\n`, 0 for a last
+    /// line without a newline. `bytes` plus the ending are the input's exact bytes.
+    package var ending: Int
+    /// Readable bytes from the line's start to the end of the buffer: at least
+    /// `bytes.count + padding` (what simdjson needs past a document).
+    package var readable: Int
+    /// 1-based.
+    package var number: Int
+  }
+
   private let source: Source
+  /// `capacity` bytes for input, then `padding` bytes that are never filled.
   private var buffer: [UInt8]
+  private var capacity: Int
+  private let padding: Int
   private var start = 0
   private var end = 0
   private var eof = false
+  private var searchFrom = 0
   /// 1-based number of the last line returned.
   package private(set) var lineNumber = 0
 
   /// Reads from a file descriptor, waiting when it is non-blocking and retrying on EINTR.
-  package init(fd: Int32, blockSize: Int = 1 << 20) {
-    self.init(blockSize: blockSize) { buffer, count in
+  package init(fd: Int32, blockSize: Int = 1 << 20, padding: Int = 0) {
+    self.init(blockSize: blockSize, padding: padding) { buffer, count in
       while true {
         let n = read(fd, buffer, count)
         if n >= 0 { return n }
@@ -34,34 +52,35 @@ package struct LineReader {
   }
 
   /// Reads from `source` (the fuzz target feeds bytes in uneven pieces through this).
-  package init(blockSize: Int, source: @escaping Source) {
+  package init(blockSize: Int, padding: Int = 0, source: @escaping Source) {
     self.source = source
-    buffer = [UInt8](repeating: 0, count: max(blockSize, 1))
+    capacity = max(blockSize, 1)
+    self.padding = max(padding, 0)
+    buffer = [UInt8](repeating: 0, count: capacity + self.padding)
   }
 
-  /// Calls `body` with each line's bytes until the input ends or `body` returns false.
-  /// Returns false if reading failed.
+  /// Calls `body` with each line's bytes and number until the input ends or `body` returns
+  /// false. Returns false if reading failed.
   package mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool) -> Bool {
+    forEachLine { (line: Line) in body(line.bytes, line.number) }
+  }
+
+  /// Calls `body` with each line until the input ends or `body` returns false. Returns
+  /// false if reading failed.
+  package mutating func forEachLine(_ body: (Line) -> Bool) -> Bool {
     while true {
       if let newline = findNewline() {
-        var lineEnd = newline
-        if lineEnd > start, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-        lineNumber += 1
-        let keepGoing = buffer.withUnsafeBufferPointer {
-          body(UnsafeBufferPointer(rebasing: $0[start..<lineEnd]), lineNumber)
-        }
+        let hasCR = newline > start && buffer[newline - 1] == UInt8(ascii: "\r")
+        if !emit(start, newline - (hasCR ? 1 : 0), ending: hasCR ? 2 : 1, body) { return true }
         start = newline + 1
-        if !keepGoing { return true }
         continue
       }
       if eof {
         if start < end {
-          var lineEnd = end
-          if buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-          lineNumber += 1
-          _ = buffer.withUnsafeBufferPointer {
-            body(UnsafeBufferPointer(rebasing: $0[start..<lineEnd]), lineNumber)
-          }
+          let hasCR = buffer[end - 1] == UInt8(ascii: "\r")
+          // A last line ending in a lone "\r" loses it as every CRLF line does; the "\r"
+          // is then its whole ending.
+          _ = emit(start, end - (hasCR ? 1 : 0), ending: hasCR ? 1 : 0, body)
           start = end
         }
         return true
@@ -70,7 +89,16 @@ package struct LineReader {
     }
   }
 
-  private var searchFrom = 0
+  private mutating func emit(_ from: Int, _ to: Int, ending: Int, _ body: (Line) -> Bool) -> Bool {
+    lineNumber += 1
+    let number = lineNumber
+    return buffer.withUnsafeBufferPointer { all in
+      body(
+        Line(
+          bytes: UnsafeBufferPointer(rebasing: all[from..<to]), ending: ending, readable: all.count - from,
+          number: number))
+    }
+  }
 
   private mutating func findNewline() -> Int? {
     let from = max(start, searchFrom)
@@ -94,8 +122,11 @@ package struct LineReader {
       start = 0
       end = tail
     }
-    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-    let n = buffer.withUnsafeMutableBufferPointer { p in source(p.baseAddress! + end, p.count - end) }
+    if end == capacity {
+      buffer.append(contentsOf: repeatElement(0, count: capacity))
+      capacity *= 2
+    }
+    let n = buffer.withUnsafeMutableBufferPointer { p in source(p.baseAddress! + end, capacity - end) }
     if n < 0 { return false }
     if n == 0 { eof = true } else { end += n }
     return true

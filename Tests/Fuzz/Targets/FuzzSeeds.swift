@@ -20,6 +20,13 @@ package enum FuzzSeeds {
       }
     case .differential:
       return conformanceCases(root).map { $0.format + [0] + $0.object }
+    case .filter:
+      // Each conformance predicate over a few objects from the cases, one per line.
+      let cases = conformanceCases(root)
+      return cases.enumerated().map { index, c in
+        let objects = (0..<4).map { cases[(index &* 7 &+ $0 &* 13) % cases.count].object }
+        return c.format + [0] + Array(objects.joined(separator: [0x0A])) + [0x0A]
+      }
     case .jsonLines:
       // Conformance files are JSON Lines of `sift cases` requests already; each seed
       // takes a few lines, with one shape byte in front.

@@ -11,6 +11,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   case differential
   /// The `sift cases` JSON Lines reader: every input line gets exactly one JSON answer.
   case jsonLines = "json-lines"
+  /// `sift filter`'s fast path (simdjson, only the keys the predicate reads) decides each
+  /// line as the library does on Sift's own JSON value of it.
+  case filter
 
   /// Runs the target on one input.
   package func run(_ data: UnsafeRawBufferPointer) {
@@ -21,6 +24,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .evaluate: EvaluateFuzzing.evaluate(bytes)
     case .differential: EvaluateFuzzing.differential(bytes)
     case .jsonLines: JSONLinesFuzzing.cases(bytes)
+    case .filter: JSONLinesFuzzing.filter(bytes)
     }
   }
 }

@@ -35,6 +35,42 @@ enum JSONLinesFuzzing {
     }
   }
 
+  /// Input: predicate, 0, a JSON Lines stream. Each line's outcome from `sift filter`'s
+  /// evaluator must be the library's on `SiftValue(json:)` of the line: the same result,
+  /// or an error on both sides (invalid JSON included).
+  static func filter(_ bytes: [UInt8]) {
+    let input = parts(bytes, 2)
+    let format = String(decoding: input[0], as: UTF8.self)
+    guard let library = try? SiftPredicate(format: format), !Determinism.isNondeterministic(library.syntax),
+      let evaluator = try? LineEvaluator(format: format, arguments: [], apns: false, variables: [:])
+    else { return }
+    let stream = Array(input[1])
+    var offset = 0
+    var reader = LineReader(blockSize: 64, padding: 64) { buffer, count in
+      let n = min(count, stream.count - offset)
+      stream.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+      offset += n
+      return n
+    }
+    _ = reader.forEachLine { (line: LineReader.Line) -> Bool in
+      let fast = evaluator.decide(line.bytes, readable: line.readable)
+      let expected: Result<Bool, EvaluationError>?
+      if let value = try? SiftValue(json: line.bytes) {
+        expected = Result { () throws(EvaluationError) in try library.evaluate(with: value) }
+      } else {
+        expected = nil
+      }
+      switch (fast, expected) {
+      case (.match, .success(true)?), (.noMatch, .success(false)?), (.error, .failure?), (.error, nil): return true
+      default:
+        violated(
+          "sift filter decides as the library",
+          "\(format) on \(String(decoding: line.bytes, as: UTF8.self)): "
+            + "filter \(fast), library \(expected.map { "\($0)" } ?? "invalid JSON")")
+      }
+    }
+  }
+
   /// Lines as the README defines them: split at `\n`, one `\r` before it dropped, a last
   /// line without a newline kept, nothing after a final newline.
   static func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {

@@ -1,0 +1,175 @@
+// simdjson's DOM parser behind the C interface in sift_json.h. The DOM parser validates the
+// whole line (On-Demand would accept a line whose untouched fields are malformed), which
+// `sift filter` needs to report every bad line.
+#include "sift_json.h"
+
+#include <simdjson.h>
+
+#include <new>
+#include <string_view>
+#include <vector>
+
+static_assert(SIFT_JSON_PADDING == simdjson::SIMDJSON_PADDING, "padding must match simdjson's");
+static_assert(sizeof(sift_json_event) == 16, "events are 16 bytes");
+
+struct sift_json_parser {
+  simdjson::dom::parser dom;
+  simdjson::dom::element root;
+  bool parsed = false;
+  std::vector<sift_json_event> events;
+};
+
+namespace {
+
+int status(simdjson::error_code error) {
+  switch (error) {
+  case simdjson::SUCCESS: return SIFT_JSON_OK;
+  case simdjson::NO_SUCH_FIELD: return SIFT_JSON_MISSING;
+  case simdjson::INCORRECT_TYPE: return SIFT_JSON_MISSING;
+  case simdjson::DEPTH_ERROR: return SIFT_JSON_TOO_DEEP;
+  case simdjson::CAPACITY:
+  case simdjson::MEMALLOC: return SIFT_JSON_TOO_BIG;
+  default: return SIFT_JSON_INVALID;
+  }
+}
+
+void push(std::vector<sift_json_event> &events, uint32_t type) {
+  sift_json_event e;
+  e.type = type;
+  e.len = 0;
+  e.v.u = 0;
+  events.push_back(e);
+}
+
+void push(std::vector<sift_json_event> &events, uint32_t type, std::string_view text) {
+  sift_json_event e;
+  e.type = type;
+  e.len = static_cast<uint32_t>(text.size());
+  e.v.ptr = text.data();
+  events.push_back(e);
+}
+
+// Recursion is bounded by the parser's max_depth, checked when the document was parsed.
+void walk(simdjson::dom::element element, std::vector<sift_json_event> &events) {
+  using simdjson::dom::element_type;
+  switch (element.type()) {
+  case element_type::OBJECT: {
+    push(events, SIFT_JSON_OBJECT_START);
+    // Bound to a local: iterating a temporary's result reads freed stack memory.
+    simdjson::dom::object object = element.get_object().value_unsafe();
+    for (simdjson::dom::key_value_pair field : object) {
+      push(events, SIFT_JSON_KEY, field.key);
+      walk(field.value, events);
+    }
+    push(events, SIFT_JSON_OBJECT_END);
+    break;
+  }
+  case element_type::ARRAY: {
+    push(events, SIFT_JSON_ARRAY_START);
+    simdjson::dom::array array = element.get_array().value_unsafe();
+    for (simdjson::dom::element child : array) walk(child, events);
+    push(events, SIFT_JSON_ARRAY_END);
+    break;
+  }
+  case element_type::STRING: push(events, SIFT_JSON_STRING, element.get_string().value_unsafe()); break;
+  case element_type::INT64: {
+    sift_json_event e;
+    e.type = SIFT_JSON_INT;
+    e.len = 0;
+    e.v.i = element.get_int64().value_unsafe();
+    events.push_back(e);
+    break;
+  }
+  case element_type::UINT64: {
+    sift_json_event e;
+    e.type = SIFT_JSON_UINT;
+    e.len = 0;
+    e.v.u = element.get_uint64().value_unsafe();
+    events.push_back(e);
+    break;
+  }
+  case element_type::DOUBLE: {
+    sift_json_event e;
+    e.type = SIFT_JSON_DOUBLE;
+    e.len = 0;
+    e.v.d = element.get_double().value_unsafe();
+    events.push_back(e);
+    break;
+  }
+  case element_type::BOOL: push(events, element.get_bool().value_unsafe() ? SIFT_JSON_TRUE : SIFT_JSON_FALSE); break;
+  case element_type::NULL_VALUE: push(events, SIFT_JSON_NULL); break;
+  }
+}
+
+// The last field named `key`: simdjson's at_key returns the first, Sift's reader keeps the last.
+simdjson::error_code lastField(simdjson::dom::object object, std::string_view key, simdjson::dom::element &out) {
+  bool found = false;
+  for (simdjson::dom::key_value_pair field : object) {
+    if (field.key == key) {
+      out = field.value;
+      found = true;
+    }
+  }
+  return found ? simdjson::SUCCESS : simdjson::NO_SUCH_FIELD;
+}
+
+}  // namespace
+
+sift_json_parser *sift_json_parser_create(size_t capacity, size_t max_depth) {
+  sift_json_parser *parser = new (std::nothrow) sift_json_parser();
+  if (!parser) return nullptr;
+  if (parser->dom.allocate(capacity < 64 ? 64 : capacity, max_depth) != simdjson::SUCCESS) {
+    delete parser;
+    return nullptr;
+  }
+  parser->events.reserve(256);
+  return parser;
+}
+
+void sift_json_parser_destroy(sift_json_parser *parser) { delete parser; }
+
+int sift_json_parse(sift_json_parser *parser, const char *buf, size_t len, size_t capacity) {
+  parser->parsed = false;
+  if (capacity < len + simdjson::SIMDJSON_PADDING) return SIFT_JSON_INVALID;
+  if (len > parser->dom.capacity()) {
+    // A longer line than any before: grow once, keeping the depth limit.
+    if (parser->dom.allocate(len, parser->dom.max_depth()) != simdjson::SUCCESS) return SIFT_JSON_TOO_BIG;
+  }
+  simdjson::error_code error =
+    parser->dom.parse(reinterpret_cast<const uint8_t *>(buf), len, false).get(parser->root);
+  if (error) return status(error);
+  parser->parsed = true;
+  return SIFT_JSON_OK;
+}
+
+int sift_json_value_at(sift_json_parser *parser, const sift_json_key *path, size_t depth,
+                       const sift_json_event **events, size_t *count) {
+  if (!parser->parsed) return SIFT_JSON_NO_PARSE;
+  simdjson::dom::element element = parser->root;
+  for (size_t i = 0; i < depth; i++) {
+    simdjson::dom::object object;
+    if (element.get_object().get(object)) return SIFT_JSON_MISSING;
+    if (lastField(object, std::string_view(path[i].ptr, path[i].len), element)) return SIFT_JSON_MISSING;
+  }
+  parser->events.clear();
+  walk(element, parser->events);
+  *events = parser->events.data();
+  *count = parser->events.size();
+  return SIFT_JSON_OK;
+}
+
+int sift_json_root_is_object(const sift_json_parser *parser) {
+  return parser->parsed && parser->root.type() == simdjson::dom::element_type::OBJECT ? 1 : 0;
+}
+
+const char *sift_json_status_message(int status) {
+  switch (status) {
+  case SIFT_JSON_OK: return "ok";
+  case SIFT_JSON_MISSING: return "no value at that key path";
+  case SIFT_JSON_INVALID: return "not valid JSON";
+  case SIFT_JSON_TOO_DEEP: return "JSON nested too deeply";
+  case SIFT_JSON_TOO_BIG: return "JSON document too large";
+  case SIFT_JSON_NO_PARSE: return "no document parsed";
+  default: return "unknown status";
+  }
+}

@@ -1,0 +1,181 @@
+import CSiftJSON
+import Sift
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One `sift filter` run over its inputs: every line ends up written, skipped as a
+/// non-match, or reported as an error.
+struct FilterRun {
+  let options: FilterCommand.Options
+  let evaluator: LineEvaluator
+  let errorLog: ErrorLog?
+  var counts = FilterCounts()
+  private var progress = Progress()
+  private var hadFileError = false
+
+  init(options: FilterCommand.Options, evaluator: LineEvaluator, errorLog: ErrorLog?) {
+    self.options = options
+    self.evaluator = evaluator
+    self.errorLog = errorLog
+  }
+
+  /// Runs over every input and returns the exit code.
+  mutating func start() -> ExitCode {
+    let clock = ContinuousClock()
+    let began = clock.now
+    let inputs = options.files.isEmpty ? ["-"] : options.files
+    for input in inputs {
+      if Console.out.closed { break }
+      let fd: Int32
+      if input == "-" {
+        fd = 0
+      } else {
+        fd = open(input, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+          Console.error("sift filter: cannot read \(input): \(String(cString: strerror(errno)))")
+          hadFileError = true
+          continue
+        }
+      }
+      let ok = filter(fd: fd, name: input == "-" ? nil : input)
+      if fd != 0 { close(fd) }
+      if !ok {
+        Console.error("sift filter: error reading \(input == "-" ? "standard input" : input)")
+        hadFileError = true
+      }
+    }
+    progress.finish()
+    if options.count { Console.out.writeLine(String(options.invert ? counts.notMatched : counts.matched)) }
+    Console.out.flush()
+    if options.stats { Console.error("sift filter: " + counts.summary(seconds: (clock.now - began).seconds)) }
+    return counts.errors > 0 || hadFileError ? .failure : .success
+  }
+
+  /// Filters one input; false when reading it failed.
+  private mutating func filter(fd: Int32, name: String?) -> Bool {
+    var reader = LineReader(fd: fd, padding: Int(SIFT_JSON_PADDING))
+    return reader.forEachLine { (line: LineReader.Line) -> Bool in
+      counts.lines += 1
+      counts.bytes += line.bytes.count + line.ending
+      switch evaluator.decide(line.bytes, readable: line.readable) {
+      case .match:
+        counts.matched += 1
+        if options.decisions {
+          Console.out.writeLine(decision(line.number, name, "\"match\": true"))
+        } else if !options.invert && !options.count {
+          write(line)
+        }
+      case .noMatch:
+        counts.notMatched += 1
+        if options.decisions {
+          Console.out.writeLine(decision(line.number, name, "\"match\": false"))
+        } else if options.invert && !options.count {
+          write(line)
+        }
+      case .error(let message, let offset):
+        counts.errors += 1
+        report(line.number, name, message, offset)
+      }
+      if counts.lines & 0xFFFF == 0 { progress.update(counts) }
+      return !Console.out.closed
+    }
+  }
+
+  /// The line exactly as read, with a newline added when the input's last line had none.
+  private func write(_ line: LineReader.Line) {
+    Console.out.write(bytes: UnsafeBufferPointer(start: line.bytes.baseAddress, count: line.bytes.count + line.ending))
+    if line.ending == 0 { Console.out.write("\n") }
+  }
+
+  private func decision(_ number: Int, _ name: String?, _ rest: String) -> String {
+    var out = "{"
+    if let name {
+      JSONWriter.writeString("file", to: &out)
+      out += ": "
+      JSONWriter.writeString(name, to: &out)
+      out += ", "
+    }
+    out += "\"line\": \(number), " + rest + "}"
+    return out
+  }
+
+  private func report(_ number: Int, _ name: String?, _ message: String, _ offset: Int?) {
+    let place = name.map { "\($0):\(number)" } ?? "line \(number)"
+    Console.error("sift filter: \(place): \(message)" + (offset.map { " (at byte \($0))" } ?? ""))
+    var error = "\"error\": {\"message\": "
+    JSONWriter.writeString(message, to: &error)
+    if let offset { error += ", \"offset\": \(offset)" }
+    error += "}"
+    let record = decision(number, name, error)
+    if options.decisions { Console.out.writeLine(record) }
+    errorLog?.write(record)
+  }
+}
+
+/// What a run saw.
+struct FilterCounts {
+  var lines = 0
+  var bytes = 0
+  var matched = 0
+  var notMatched = 0
+  var errors = 0
+
+  func summary(seconds: Double) -> String {
+    let rate = seconds > 0 ? Double(lines) / seconds : 0
+    let megabytes = seconds > 0 ? Double(bytes) / seconds / 1e6 : 0
+    return "\(lines) lines (\(matched) matched, \(notMatched) not matched, \(errors) errors) in "
+      + "\(Format.fixed(seconds, 3)) s: \(Format.fixed(rate / 1e6, 2)) M lines/s, \(Format.fixed(megabytes, 1)) MB/s"
+  }
+}
+
+extension Duration {
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+enum Format {
+  /// `value` with `digits` decimals, without Foundation.
+  static func fixed(_ value: Double, _ digits: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (value * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(abs(scaled) - abs(Double(whole)) * scale)
+    guard digits > 0 else { return "\(whole)" }
+    let text = String(fraction)
+    return "\(value < 0 && whole == 0 ? "-" : "")\(whole)." + String(repeating: "0", count: digits - text.count) + text
+  }
+}
+
+/// A status line on stderr, only when stderr is a terminal, at most once a second.
+struct Progress {
+  private let enabled = isatty(2) != 0
+  private let clock = ContinuousClock()
+  private var last: ContinuousClock.Instant
+  private var began: ContinuousClock.Instant
+  private var shown = false
+
+  init() {
+    last = clock.now
+    began = last
+  }
+
+  mutating func update(_ counts: FilterCounts) {
+    guard enabled else { return }
+    let now = clock.now
+    guard now - last >= .seconds(1) else { return }
+    last = now
+    let rate = Double(counts.lines) / (now - began).seconds
+    Console.err.write("\r\(counts.lines) lines, \(counts.matched) matched, \(Format.fixed(rate / 1e6, 2)) M lines/s ")
+    Console.err.flush()
+    shown = true
+  }
+
+  mutating func finish() {
+    guard shown else { return }
+    Console.err.write("\r\u{1B}[K")
+    Console.err.flush()
+  }
+}

@@ -1,0 +1,131 @@
+import CSiftJSON
+import Sift
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Decides one JSON line at a time for `sift filter` and `sift bench`: simdjson validates
+/// the line and hands over only the values the predicate reads (see ``FilterPlan``).
+package final class LineEvaluator {
+  /// What became of one line.
+  package enum Outcome {
+    case match
+    case noMatch
+    /// The line is not valid JSON, or evaluating the predicate failed.
+    case error(message: String, offset: Int?)
+  }
+
+  let plan: FilterPlan
+  private let predicate: SiftPredicate
+  /// Compiled without a schema, for a line whose value is not an object under the record
+  /// plan (a key on an array maps, on a number it is an error: only the full value says).
+  private let plainPredicate: SiftPredicate
+  private let variables: [String: SiftValue]
+  private let parser: OpaquePointer
+  private var record: SiftRecord
+  /// The C key paths handed to simdjson: one per record key, or `aps.filter-criteria`.
+  private let paths: UnsafeMutablePointer<sift_json_key>
+  private let pathCount: Int
+  private let keyStorage: [UnsafeMutablePointer<CChar>]
+
+  static let apnsPath = ["aps", "filter-criteria"]
+  /// As deep as Sift's own JSON reader goes.
+  static let maxDepth = 512
+
+  /// Compiles the predicate for the cheapest plan that serves it (`apns`: `SELF` is
+  /// `aps.filter-criteria`); throws its syntax or compile error.
+  package init(format: String, arguments: [SiftValue], apns: Bool, variables: [String: SiftValue])
+    throws(PredicateSyntaxError)
+  {
+    var predicate = try SiftPredicate(format: format, arguments: arguments)
+    plainPredicate = predicate
+    var plan = apns ? .apnsCriteria : FilterPlan.plan(for: predicate.syntax)
+    var schema = SiftSchema(fields: [])
+    if case .record(let keys) = plan {
+      schema = SiftSchema(fields: keys)
+      if let bound = try? SiftPredicate(format: format, arguments: arguments, options: CompileOptions(schema: schema)) {
+        predicate = bound
+      } else {
+        plan = .document
+      }
+    }
+    self.plan = plan
+    self.predicate = predicate
+    self.variables = variables
+    record = SiftRecord(schema: schema, values: Array(repeating: .null, count: schema.fields.count))
+
+    let keys: [String]
+    switch plan {
+    case .record(let k): keys = k
+    case .apnsCriteria: keys = Self.apnsPath
+    case .document: keys = []
+    }
+    keyStorage = keys.map { strdup($0)! }
+    pathCount = keys.count
+    paths = .allocate(capacity: max(keys.count, 1))
+    for (i, key) in keys.enumerated() { paths[i] = sift_json_key(ptr: keyStorage[i], len: key.utf8.count) }
+    guard let parser = sift_json_parser_create(1 << 16, Self.maxDepth) else { fatalError("out of memory") }
+    self.parser = parser
+  }
+
+  deinit {
+    sift_json_parser_destroy(parser)
+    paths.deallocate()
+    for key in keyStorage { free(key) }
+  }
+
+  /// Decides one line; `readable` is the number of readable bytes from the line's start
+  /// (at least `line.count + SIFT_JSON_PADDING`).
+  package func decide(_ line: UnsafeBufferPointer<UInt8>, readable: Int) -> Outcome {
+    let status = line.baseAddress!.withMemoryRebound(to: CChar.self, capacity: line.count) {
+      sift_json_parse(parser, $0, line.count, readable)
+    }
+    guard status == Int32(SIFT_JSON_OK.rawValue) else { return Self.invalid(line, status) }
+    do {
+      let matched: Bool
+      switch plan {
+      case .record:
+        if sift_json_root_is_object(parser) == 0 {
+          matched = try plainPredicate.evaluate(with: value(at: 0, depth: 0), variables: variables)
+          break
+        }
+        for slot in 0..<pathCount { record.values[slot] = value(at: slot, depth: 1) }
+        matched = try predicate.evaluate(with: record, variables: variables)
+      case .apnsCriteria:
+        switch value(at: 0, depth: 2) {
+        case .string(let criteria): matched = try predicate.evaluate(with: criteria, variables: variables)
+        case let other: matched = try predicate.evaluate(with: other, variables: variables)
+        }
+      case .document:
+        matched = try predicate.evaluate(with: value(at: 0, depth: 0), variables: variables)
+      }
+      return matched ? .match : .noMatch
+    } catch {
+      return .error(message: error.message, offset: nil)
+    }
+  }
+
+  /// The value at `paths[first..<first + depth]` of the parsed line, nil when absent.
+  private func value(at first: Int, depth: Int) -> SiftValue {
+    var events: UnsafePointer<sift_json_event>? = nil
+    var count = 0
+    let status = sift_json_value_at(parser, paths + first, depth, &events, &count)
+    guard status == Int32(SIFT_JSON_OK.rawValue), let events else { return .null }
+    return JSONEvents.value(UnsafeBufferPointer(start: events, count: count))
+  }
+
+  /// The error for a line simdjson rejected, worded by Sift's own reader (which gives the
+  /// byte offset) when it rejects it too.
+  private static func invalid(_ line: UnsafeBufferPointer<UInt8>, _ status: Int32) -> Outcome {
+    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+      return .error(message: "line is empty (not a JSON value)", offset: nil)
+    }
+    do {
+      _ = try SiftValue(json: line)
+    } catch {
+      return .error(message: "line is not valid JSON: \(error.message)", offset: error.offset)
+    }
+    return .error(message: "line is not valid JSON: \(String(cString: sift_json_status_message(status)))", offset: nil)
+  }
+}
