@@ -39,6 +39,18 @@ extension SiftCLITests {
       #expect(help.hasSuffix("\nRun 'sift <command> --help' for a command's options.\n"))
     }
 
+    static let commands = ["parse", "explain", "cases", "filter", "bench"]
+
+    /// Every command is listed in the overview and answers --help with its own usage.
+    @Test(arguments: Self.commands)
+    func everyCommandHasHelp(_ command: String) throws {
+      #expect(try Self.mainHelp().contains("\n  \(command) "))
+      let r = try SiftProcess.run([command, "--help"])
+      #expect(r.exited(0))
+      #expect(r.stdout.hasPrefix("usage: sift \(command)"))
+      #expect(r.stderr == "")
+    }
+
     @Test("sift -h and sift help print the overview too", arguments: ["-h", "help"])
     func mainHelpSpellings(_ flag: String) throws {
       let r = try SiftProcess.run([flag])
