@@ -16,6 +16,19 @@ extension SiftCLITests {
       #expect(r.stderr == "")
     }
 
+    /// On a terminal (a pty from `script`) each round is announced on stderr and the line
+    /// cleared; piped, stderr stays empty (`roundsAndMedian`).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressOnATerminal() throws {
+      let file = try TemporaryFile(Array("{\"n\": 2}\n".utf8))
+      let r = try SiftProcess.shell(
+        #"/usr/bin/script -qec "\"$SIFT\" bench 'n > 1' \"$1\" --rounds 2" /dev/null"#, arguments: [file.path])
+      #expect(r.exited(0), "\(r.status) \(r.stderr)")
+      #expect(r.stdout.contains("\rround 1 of 2… \r\u{1B}[K"))
+      #expect(r.stdout.contains("\rround 2 of 2… \r\u{1B}[K"))
+      #expect(r.stdout.contains("median: "))
+    }
+
     @Test func apnsAndArguments() throws {
       let file = try TemporaryFile(
         Array(#"{"aps": {"filter-criteria": "work"}}"#.utf8) + [10] + Array(#"{"aps": {}}"#.utf8) + [10])
