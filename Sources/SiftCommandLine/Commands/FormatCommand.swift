@@ -1,0 +1,112 @@
+import Sift
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `sift format`: print the canonical text of a predicate, or of each line of stdin.
+enum FormatCommand {
+  /// The text `sift format --help` prints.
+  static let help = """
+    usage: sift format [--args JSON_ARRAY] 'PREDICATE'
+           sift format [--args JSON_ARRAY] < predicates.txt
+
+    Prints the canonical form of an NSPredicate format string (exit 0), or the
+    diagnostic on stderr (exit 1).
+
+    With no predicate, reads one predicate per line from stdin and writes one line per
+    input line, in order: its canonical form, or an empty line for an empty line or a line
+    that does not parse. The diagnostic of such a line goes to stderr as 'line N: …'.
+    Exit 0, or 1 if any line did not parse.
+
+      --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order (with stdin,
+                         bound to every line)
+    """
+
+  /// Runs `sift format` with the arguments after the subcommand name.
+  static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
+    var argsJSON: [UInt8]? = nil
+    var format: [UInt8]? = nil
+    var rest = arguments[...]
+    while let raw = rest.popFirst() {
+      let arg = raw.text
+      switch arg {
+      case "--help", "-h":
+        Console.out.writeLine(help)
+        return .success
+      case "--args":
+        guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
+        argsJSON = value.bytes
+      default:
+        if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift format") }
+        guard format == nil else { throw UsageError(message: "sift format takes one predicate") }
+        format = raw.bytes
+      }
+    }
+    let args = try CLIArguments.parseArray(argsJSON)
+    guard let format else { return formatEachLine(arguments: args) }
+    do {
+      let predicate = try PredicateSyntax(parsingUTF8: format, arguments: args)
+      Console.out.writeLine(predicate.predicateFormat)
+      return .success
+    } catch {
+      Console.error(error.description)
+      return .failure
+    }
+  }
+
+  /// The stdin mode: exactly one output line per input line, so that `paste` or a line
+  /// number lines the answers up with the input even when some lines fail.
+  static func formatEachLine(arguments args: [SiftValue]) -> ExitCode {
+    var reader = LineReader(fd: 0)
+    var anyFailed = false
+    let ok = reader.forEachLine { line, number in
+      if PredicateLines.isBlank(line) {
+        Console.out.writeLine("")
+      } else {
+        do throws(PredicateSyntaxError) {
+          let predicate = try PredicateSyntax(parsingUTF8: Array(line), arguments: args)
+          Console.out.writeLine(predicate.predicateFormat)
+        } catch {
+          anyFailed = true
+          Console.out.writeLine("")
+          Console.error("line \(number): \(error.description)")
+        }
+      }
+      return !Console.out.closed
+    }
+    guard ok else {
+      // Taken before anything else can set it: errno belongs to the read that failed.
+      let error = errno
+      Console.out.flush()
+      Console.error("sift format: error reading standard input: \(String(cString: strerror(error)))")
+      return .failure
+    }
+    Console.out.flush()
+    return anyFailed ? .failure : .success
+  }
+}
+
+/// Line classification shared by the commands that read one predicate per line.
+enum PredicateLines {
+  /// True for an empty line or one of only the whitespace the lexer skips: such a line
+  /// holds no predicate, and parsing it would only report "expected a predicate".
+  static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    line.allSatisfy(isWhitespace)
+  }
+
+  /// True for a line whose first byte is `#`. Only the first column counts: `#like == 1`
+  /// is a valid predicate (`#` escapes a reserved word used as a key), so an indented or
+  /// parenthesized one stays checkable instead of being skipped without a word.
+  static func isComment(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    line.first == UInt8(ascii: "#")
+  }
+
+  /// The bytes the lexer skips between tokens.
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: true
+    default: false
+    }
+  }
+}
