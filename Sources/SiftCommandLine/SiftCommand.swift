@@ -15,6 +15,8 @@ package enum SiftCommand {
       parse     check a predicate; print its canonical form or its syntax tree
       explain   print the bytecode a predicate compiles to
       cases     evaluate JSON Lines cases: {"format", "args", "object", "variables"}
+      format    print the canonical form of a predicate, or of each line of stdin
+      check     parse and compile a file of predicates, one per line; report every error
       filter    write the lines of a JSON Lines stream that match a predicate
       bench     measure how fast a predicate decides the lines of a file
 
@@ -37,6 +39,8 @@ package enum SiftCommand {
       case "parse": code = try ParseCommand.run(Array(arguments))
       case "cases": code = try CasesCommand.run(Array(arguments))
       case "explain": code = try ExplainCommand.run(Array(arguments))
+      case "format": code = try FormatCommand.run(Array(arguments))
+      case "check": code = try CheckCommand.run(Array(arguments))
       case "filter": code = try FilterCommand.run(Array(arguments))
       case "bench": code = try BenchCommand.run(Array(arguments))
       default:

@@ -39,7 +39,7 @@ extension SiftCLITests {
       #expect(help.hasSuffix("\nRun 'sift <command> --help' for a command's options.\n"))
     }
 
-    static let commands = ["parse", "explain", "cases", "filter", "bench"]
+    static let commands = ["parse", "explain", "cases", "filter", "bench", "format", "check"]
 
     /// Every command is listed in the overview and answers --help with its own usage.
     @Test(arguments: Self.commands)
