@@ -56,27 +56,39 @@ struct FilterRun {
   /// Filters one input; false when reading it failed.
   private mutating func filter(fd: Int32, name: String?) -> Bool {
     var reader = LineReader(fd: fd, padding: Int(SIFT_JSON_PADDING))
+    // Locals, not `self`: a closure over the struct copied all of it for every line.
+    let evaluator = self.evaluator
+    let errorLog = self.errorLog
+    let decisions = options.decisions
+    let writeMatches = !options.decisions && !options.invert && !options.count
+    let writeOthers = !options.decisions && options.invert && !options.count
+    var counts = self.counts
+    var progress = self.progress
+    defer {
+      self.counts = counts
+      self.progress = progress
+    }
     return reader.forEachLine { (line: LineReader.Line) -> Bool in
       counts.lines += 1
       counts.bytes += line.bytes.count + line.ending
       switch evaluator.decide(line.bytes, readable: line.readable) {
       case .match:
         counts.matched += 1
-        if options.decisions {
-          Console.out.writeLine(decision(line.number, name, "\"match\": true"))
-        } else if !options.invert && !options.count {
-          write(line)
+        if writeMatches {
+          Self.write(line)
+        } else if decisions {
+          Console.out.writeLine(Self.decision(line.number, name, "\"match\": true"))
         }
       case .noMatch:
         counts.notMatched += 1
-        if options.decisions {
-          Console.out.writeLine(decision(line.number, name, "\"match\": false"))
-        } else if options.invert && !options.count {
-          write(line)
+        if writeOthers {
+          Self.write(line)
+        } else if decisions {
+          Console.out.writeLine(Self.decision(line.number, name, "\"match\": false"))
         }
       case .error(let message, let offset):
         counts.errors += 1
-        report(line.number, name, message, offset)
+        Self.report(line.number, name, message, offset, decisions: decisions, log: errorLog)
       }
       if counts.lines & 0xFFFF == 0 { progress.update(counts) }
       return !Console.out.closed
@@ -84,12 +96,12 @@ struct FilterRun {
   }
 
   /// The line exactly as read, with a newline added when the input's last line had none.
-  private func write(_ line: LineReader.Line) {
+  private static func write(_ line: LineReader.Line) {
     Console.out.write(bytes: UnsafeBufferPointer(start: line.bytes.baseAddress, count: line.bytes.count + line.ending))
     if line.ending == 0 { Console.out.write("\n") }
   }
 
-  private func decision(_ number: Int, _ name: String?, _ rest: String) -> String {
+  private static func decision(_ number: Int, _ name: String?, _ rest: String) -> String {
     var out = "{"
     if let name {
       JSONWriter.writeString("file", to: &out)
@@ -101,7 +113,9 @@ struct FilterRun {
     return out
   }
 
-  private func report(_ number: Int, _ name: String?, _ message: String, _ offset: Int?) {
+  private static func report(
+    _ number: Int, _ name: String?, _ message: String, _ offset: Int?, decisions: Bool, log: ErrorLog?
+  ) {
     let place = name.map { "\($0):\(number)" } ?? "line \(number)"
     Console.error("sift filter: \(place): \(message)" + (offset.map { " (at byte \($0))" } ?? ""))
     var error = "\"error\": {\"message\": "
@@ -109,8 +123,8 @@ struct FilterRun {
     if let offset { error += ", \"offset\": \(offset)" }
     error += "}"
     let record = decision(number, name, error)
-    if options.decisions { Console.out.writeLine(record) }
-    errorLog?.write(record)
+    if decisions { Console.out.writeLine(record) }
+    log?.write(record)
   }
 }
 
