@@ -497,10 +497,20 @@ enum RandomText {
   }
 
   /// The definitions, checked against a direct reference: fold both sides with Foundation, then
-  /// compare; prefix/substring matches must end on a character boundary (folded mode only).
+  /// compare; prefix, suffix and substring matches must start and end on character boundaries
+  /// (folded mode only), characters being Swift's (extended grapheme clusters).
   @Test func semanticsMatchReference() {
     func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
-    func boundary(_ s: [UInt32], _ i: Int) -> Bool { i == s.count || !UnicodeFolding.continuesCharacter(s[i]) }
+    func boundary(_ s: [UInt32], _ i: Int) -> Bool {
+      var text = ""
+      text.unicodeScalars.append(contentsOf: s.compactMap(Unicode.Scalar.init))
+      var offset = 0
+      for character in text {
+        if offset == i { return true }
+        offset += character.unicodeScalars.count
+      }
+      return offset == i
+    }
     var rng = SeededGenerator(seed: 99)
     for _ in 0..<1500 {
       let a = RandomText.string(&rng)
@@ -513,11 +523,13 @@ enum RandomText {
         let expectEqual = fa == fb
         let expectCompare = fa.lexicographicallyPrecedes(fb) ? -1 : (fa == fb ? 0 : 1)
         let expectPrefix = !b.isEmpty && !fb.isEmpty && fa.starts(with: fb) && (!folds || boundary(fa, fb.count))
-        let expectSuffix = !b.isEmpty && !fb.isEmpty && fa.count >= fb.count && Array(fa.suffix(fb.count)) == fb
+        let expectSuffix =
+          !b.isEmpty && !fb.isEmpty && fa.count >= fb.count && Array(fa.suffix(fb.count)) == fb
+          && (!folds || boundary(fa, fa.count - fb.count))
         var expectContains = false
         if !b.isEmpty && !fb.isEmpty && fa.count >= fb.count {
           for i in 0...(fa.count - fb.count) where Array(fa[i..<(i + fb.count)]) == fb {
-            if !folds || boundary(fa, i + fb.count) {
+            if !folds || (boundary(fa, i) && boundary(fa, i + fb.count)) {
               expectContains = true
               break
             }
@@ -661,4 +673,22 @@ enum RandomText {
       print(String(format: "%9.2f ns/op  %@  (hits %d)", ns, name, hits))
     }
   }
+}
+
+/// Characters are extended grapheme clusters under [c]/[d]: CR LF is one, a mark after a
+/// control stands alone, a flag is two regional indicators. Each case runs with the subject
+/// as `SELF` (the runtime path) and as a constant (the folder's path).
+@Test(
+  arguments: [
+    ("\r\n", "LIKE[c]", "?", true), ("a\r\n", "LIKE[c]", "a?", true), ("\n\u{301}", "LIKE[c]", "?", false),
+    ("a\r\nb", "CONTAINS[c]", "\nb", false), ("a\r\nb", "CONTAINS[c]", "a\r", false),
+    ("a\r\nb", "BEGINSWITH[c]", "a\r", false), ("a\r\nb", "ENDSWITH[c]", "\nb", false),
+    ("a\r\nb", "CONTAINS[c]", "\r\nb", true), ("e\u{301}x", "CONTAINS[c]", "\u{301}x", false),
+    ("🇫🇷🇩🇪", "LIKE[c]", "??", true), ("🇫🇷🇩🇪", "CONTAINS[c]", "🇷🇩", false), ("🇫🇷🇩🇪", "ENDSWITH[cd]", "🇩🇪", true),
+  ])
+func graphemeClustersAreCharacters(_ subject: String, _ op: String, _ needle: String, _ expected: Bool) throws {
+  let runtime = try SiftPredicate(format: "SELF \(op) %@", arguments: [.string(needle)])
+  #expect(try runtime.evaluate(with: subject) == expected)
+  let constant = try SiftPredicate(format: "%@ \(op) %@", arguments: [.string(subject), .string(needle)])
+  #expect(try constant.evaluate(with: SiftValue.null) == expected)
 }

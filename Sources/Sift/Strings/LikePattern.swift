@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// LIKE: whole-string wildcard match. `*` matches any run (including the empty one), `?` exactly
 /// one unit, every other character is literal (regex metacharacters too); a backslash before `*`,
 /// `?` or `\` makes that character literal (any other backslash is itself literal). Never a regex.
@@ -126,7 +132,10 @@ final class LikePattern: Sendable, Hashable {
   /// Whether the whole of `subject` matches the pattern.
   func matches(_ subject: String) -> Bool {
     withUTF8Bytes(subject) { s in
-      if asciiKind != .unavailable && ASCIIBytes.isASCII(s) {
+      // Byte units are characters in ASCII text, except that under [c]/[d] CR LF is one.
+      if asciiKind != .unavailable && ASCIIBytes.isASCII(s)
+        && !(mode.folds && s.count > 1 && memchr(s.baseAddress!, 0x0D, s.count - 1) != nil)
+      {
         return matchASCII(s)
       }
       if !mode.folds { return matchUnits(s) }

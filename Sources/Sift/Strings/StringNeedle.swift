@@ -37,6 +37,9 @@ final class StringNeedle: Sendable {
   let folded: [UInt8]
   /// Whether `folded` is all ASCII.
   let isASCII: Bool
+  /// ASCII, and neither starting with LF nor ending with CR: only then can a match in ASCII
+  /// text not split a character (CR LF is one), so the in-place searches may answer.
+  let asciiFastPath: Bool
   /// `folded.count`.
   private let count: Int
   /// Whether subject bytes are lowercased before comparing (an ASCII needle under [c]).
@@ -66,6 +69,7 @@ final class StringNeedle: Sendable {
     self.folded = folded
     let isASCII = folded.allSatisfy { $0 < 0x80 }
     self.isASCII = isASCII
+    asciiFastPath = isASCII && folded.first != 0x0A && folded.last != 0x0D
     self.count = folded.count
     self.lowering = mode.lowersASCII && isASCII
     var words = [UInt64](repeating: 0, count: (folded.count + 7) / 8)
@@ -208,7 +212,7 @@ final class StringNeedle: Sendable {
     if m == 0 { return false }
     let n = s.count
     if !mode.folds { return n >= m && region(s.baseAddress!, n, 0).equal }
-    if isASCII {
+    if asciiFastPath {
       if n >= m {
         // Folding works scalar by scalar, so an ASCII head of the subject folds on its own.
         let r = region(s.baseAddress!, n, 0)
@@ -220,7 +224,7 @@ final class StringNeedle: Sendable {
       } else if ASCIIBytes.isASCII(s) {
         return false
       }
-    } else if ASCIIBytes.isASCII(s) {
+    } else if !isASCII && ASCIIBytes.isASCII(s) {
       return false
     }
     return slowPrefix(s)
@@ -232,14 +236,14 @@ final class StringNeedle: Sendable {
     if m == 0 { return false }
     let n = s.count
     if !mode.folds { return n >= m && region(s.baseAddress!, n, n &- m).equal }
-    if isASCII {
+    if asciiFastPath {
       if n >= m {
         let r = region(s.baseAddress!, n, n &- m)
         if r.ascii { return r.equal }
       } else if ASCIIBytes.isASCII(s) {
         return false
       }
-    } else if ASCIIBytes.isASCII(s) {
+    } else if !isASCII && ASCIIBytes.isASCII(s) {
       return false
     }
     return slowSuffix(s)
@@ -258,7 +262,7 @@ final class StringNeedle: Sendable {
     // subject has accents, the common case for [d]).
     let n = s.count
     if n == 0 { return false }
-    if isASCII, let found = findWhileASCII(s.baseAddress!, n) { return found }
+    if asciiFastPath, let found = findWhileASCII(s.baseAddress!, n) { return found }
     if !isASCII && ASCIIBytes.isASCII(s) { return false }
     return slowContains(s)
   }

@@ -103,7 +103,7 @@ enum StringSemantics {
     let m = p.count
     if m == 0 { return false }
     if !mode.folds { return s.count >= m && ByteOps.memoryEqual(s.baseAddress!, p.baseAddress!, m) }
-    if ASCIIBytes.isASCII(s) && ASCIIBytes.isASCII(p) {
+    if ASCIIBytes.isASCII(s) && ASCIIBytes.isASCII(p) && FoldedOps.keepsCRLF(p) {
       guard s.count >= m else { return false }
       if mode.lowersASCII { return ASCIIBytes.equalIgnoringCase(s.baseAddress!, p.baseAddress!, m)! }
       return ByteOps.memoryEqual(s.baseAddress!, p.baseAddress!, m)
@@ -118,7 +118,7 @@ enum StringSemantics {
     if m == 0 { return false }
     let n = s.count
     if !mode.folds { return n >= m && ByteOps.memoryEqual(s.baseAddress! + (n &- m), p.baseAddress!, m) }
-    if ASCIIBytes.isASCII(s) && ASCIIBytes.isASCII(p) {
+    if ASCIIBytes.isASCII(s) && ASCIIBytes.isASCII(p) && FoldedOps.keepsCRLF(p) {
       guard n >= m else { return false }
       if mode.lowersASCII { return ASCIIBytes.equalIgnoringCase(s.baseAddress! + (n &- m), p.baseAddress!, m)! }
       return ByteOps.memoryEqual(s.baseAddress! + (n &- m), p.baseAddress!, m)
@@ -132,7 +132,7 @@ enum StringSemantics {
     let m = p.count
     if m == 0 { return false }
     if !mode.folds { return ByteOps.search(s, p, lowering: false) { _ in true } }
-    if ASCIIBytes.isASCII(s) && ASCIIBytes.isASCII(p) {
+    if ASCIIBytes.isASCII(s) && ASCIIBytes.isASCII(p) && FoldedOps.keepsCRLF(p) {
       if !mode.lowersASCII { return ByteOps.search(s, p, lowering: false) { _ in true } }
       return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: m) { lowered in
         for i in 0..<m { lowered[i] = ASCIIBytes.lower(p[i]) }
@@ -153,6 +153,14 @@ enum StringSemantics {
 
 /// Prefix, suffix and substring tests on already folded bytes (the [c]/[d] definitions).
 enum FoldedOps {
+  /// Whether ASCII text can be searched for `p` byte by byte under [c]/[d]: every ASCII byte
+  /// is a character except CR LF, which is one, so a needle that starts with LF or ends with
+  /// CR could split it; those take the folded path, which checks boundaries.
+  @inline(__always)
+  static func keepsCRLF(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+    p.first != 0x0A && p.last != 0x0D
+  }
+
   /// Whether `s` starts with the non-empty `p`, and a character boundary follows it.
   @inline(__always)
   static func hasPrefix(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -161,19 +169,22 @@ enum FoldedOps {
     return ByteOps.memoryEqual(s.baseAddress!, p.baseAddress!, m) && UnicodeFolding.isBoundary(s, m)
   }
 
-  /// Whether `s` ends with the non-empty `p`.
+  /// Whether `s` ends with the non-empty `p`, and a character boundary precedes it.
   @inline(__always)
   static func hasSuffix(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
     let m = p.count
     guard m > 0, s.count >= m else { return false }
     return ByteOps.memoryEqual(s.baseAddress! + (s.count &- m), p.baseAddress!, m)
+      && UnicodeFolding.isBoundary(s, s.count &- m)
   }
 
-  /// Whether the non-empty `p` occurs in `s` with a character boundary after it.
+  /// Whether the non-empty `p` occurs in `s` as whole characters: boundaries before and after.
   @inline(__always)
   static func contains(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
     let m = p.count
     guard m > 0 else { return false }
-    return ByteOps.search(s, p, lowering: false) { UnicodeFolding.isBoundary(s, $0 &+ m) }
+    return ByteOps.search(s, p, lowering: false) {
+      UnicodeFolding.isBoundary(s, $0 &+ m) && UnicodeFolding.isBoundary(s, $0)
+    }
   }
 }
