@@ -25,10 +25,15 @@ enum SWAR {
     return w | (upper &>> 2)
   }
 
-  /// A word with the high bit of every byte that is zero set (and possibly of some bytes above a
-  /// zero byte: callers verify candidates).
+  /// A word with the high bit of exactly the bytes that are zero set. Exact, not the shorter
+  /// `(x - ones) & ~x & highs`, which also flags a 0x01 byte above a zero byte: `search`
+  /// trusts a candidate's first byte, and the differential fuzz target found 'eDDDll…'
+  /// CONTAINS[c] 'ELL' true ('d' ^ 'e' is 0x01). No carry crosses bytes here.
   @inline(__always)
-  static func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+  static func zeroBytes(_ x: UInt64) -> UInt64 {
+    let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+    return ~(((x & low) &+ low) | x | low)
+  }
 
   /// 8 bytes at `p + i`, unaligned.
   @inline(__always)
