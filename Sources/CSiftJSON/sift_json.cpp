@@ -33,13 +33,15 @@ int status(simdjson::error_code error) {
   }
 }
 
-void push(std::vector<sift_json_event> &events, uint32_t type) {
+sift_json_event scalar(uint32_t type) {
   sift_json_event e;
   e.type = type;
   e.len = 0;
   e.v.u = 0;
-  events.push_back(e);
+  return e;
 }
+
+void push(std::vector<sift_json_event> &events, uint32_t type) { events.push_back(scalar(type)); }
 
 void push(std::vector<sift_json_event> &events, uint32_t type, std::string_view text) {
   sift_json_event e;
@@ -73,25 +75,19 @@ void walk(simdjson::dom::element element, std::vector<sift_json_event> &events) 
   }
   case element_type::STRING: push(events, SIFT_JSON_STRING, element.get_string().value_unsafe()); break;
   case element_type::INT64: {
-    sift_json_event e;
-    e.type = SIFT_JSON_INT;
-    e.len = 0;
+    sift_json_event e = scalar(SIFT_JSON_INT);
     e.v.i = element.get_int64().value_unsafe();
     events.push_back(e);
     break;
   }
   case element_type::UINT64: {
-    sift_json_event e;
-    e.type = SIFT_JSON_UINT;
-    e.len = 0;
+    sift_json_event e = scalar(SIFT_JSON_UINT);
     e.v.u = element.get_uint64().value_unsafe();
     events.push_back(e);
     break;
   }
   case element_type::DOUBLE: {
-    sift_json_event e;
-    e.type = SIFT_JSON_DOUBLE;
-    e.len = 0;
+    sift_json_event e = scalar(SIFT_JSON_DOUBLE);
     e.v.d = element.get_double().value_unsafe();
     events.push_back(e);
     break;

@@ -21,24 +21,13 @@ enum CheckCommand {
 
   /// Runs `sift check` with the arguments after the subcommand name.
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
-    var argsJSON: [UInt8]? = nil
-    var file: CommandLineArgument? = nil
-    var rest = arguments[...]
-    while let raw = rest.popFirst() {
-      let arg = raw.text
-      switch arg {
-      case "--help", "-h":
-        Console.out.writeLine(help)
-        return .success
-      case "--args":
-        guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
-        argsJSON = value.bytes
-      default:
-        if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift check") }
-        guard file == nil else { throw UsageError(message: "sift check takes one file") }
-        file = raw
-      }
+    let parsed = try SimpleArguments(arguments, command: "check", tooMany: "sift check takes one file")
+    if parsed.wantsHelp {
+      Console.out.writeLine(help)
+      return .success
     }
+    let argsJSON = parsed.argsJSON
+    let file = parsed.positional
     guard let file else { throw UsageError(message: "sift check needs a file ('-' for stdin)") }
     let args = try CLIArguments.parseArray(argsJSON)
 

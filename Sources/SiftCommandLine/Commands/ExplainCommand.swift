@@ -12,24 +12,13 @@ enum ExplainCommand {
     """
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
-    var format: [UInt8]? = nil
-    var argsJSON: [UInt8]? = nil
-    var rest = arguments[...]
-    while let raw = rest.popFirst() {
-      let arg = raw.text
-      switch arg {
-      case "--help", "-h":
-        Console.out.writeLine(help)
-        return .success
-      case "--args":
-        guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
-        argsJSON = value.bytes
-      default:
-        if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift explain") }
-        guard format == nil else { throw UsageError(message: "sift explain takes one predicate") }
-        format = raw.bytes
-      }
+    let parsed = try SimpleArguments(arguments, command: "explain", tooMany: "sift explain takes one predicate")
+    if parsed.wantsHelp {
+      Console.out.writeLine(help)
+      return .success
     }
+    let format = parsed.positional?.bytes
+    let argsJSON = parsed.argsJSON
     guard let format else { throw UsageError(message: "sift explain needs a predicate") }
     let args = try CLIArguments.parseArray(argsJSON)
     do throws(PredicateSyntaxError) {

@@ -25,24 +25,13 @@ enum FormatCommand {
 
   /// Runs `sift format` with the arguments after the subcommand name.
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
-    var argsJSON: [UInt8]? = nil
-    var format: [UInt8]? = nil
-    var rest = arguments[...]
-    while let raw = rest.popFirst() {
-      let arg = raw.text
-      switch arg {
-      case "--help", "-h":
-        Console.out.writeLine(help)
-        return .success
-      case "--args":
-        guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
-        argsJSON = value.bytes
-      default:
-        if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift format") }
-        guard format == nil else { throw UsageError(message: "sift format takes one predicate") }
-        format = raw.bytes
-      }
+    let parsed = try SimpleArguments(arguments, command: "format", tooMany: "sift format takes one predicate")
+    if parsed.wantsHelp {
+      Console.out.writeLine(help)
+      return .success
     }
+    let argsJSON = parsed.argsJSON
+    let format = parsed.positional?.bytes
     let args = try CLIArguments.parseArray(argsJSON)
     guard let format else { return formatEachLine(arguments: args) }
     do {

@@ -95,6 +95,33 @@ struct JSONRecord {
   var text: String { "{" + fields.joined(separator: ", ") + "}" }
 }
 
+/// The arguments `explain`, `format` and `check` share: `--help`, `--args JSON_ARRAY` and one
+/// positional argument (a predicate or a file), read in order.
+struct SimpleArguments {
+  var wantsHelp = false
+  var argsJSON: [UInt8]?
+  var positional: CommandLineArgument?
+
+  /// Reads `arguments`; `tooMany` is the message for a second positional argument.
+  init(_ arguments: [CommandLineArgument], command: String, tooMany: String) throws(UsageError) {
+    var rest = arguments[...]
+    while let raw = rest.popFirst() {
+      switch raw.text {
+      case "--help", "-h":
+        wantsHelp = true
+        return
+      case "--args":
+        guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
+        argsJSON = value.bytes
+      default:
+        if raw.text.hasPrefix("--") { throw UsageError(message: "unknown option \(raw.text) for sift \(command)") }
+        guard positional == nil else { throw UsageError(message: tooMany) }
+        positional = raw
+      }
+    }
+  }
+}
+
 enum CLIArguments {
   /// `--args '[1, "a"]'`.
   static func parseArray(_ json: [UInt8]?) throws(UsageError) -> [SiftValue] {
