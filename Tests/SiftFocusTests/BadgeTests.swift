@@ -12,11 +12,7 @@ struct BadgeSettingFilter: FocusFilter {
 
   var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: Self.title) }
 
-  var appContext: FocusFilterAppContext {
-    guard let account else { return FocusFilterAppContext() }
-    let predicate = try! SiftPredicate(format: "SELF IN %@", arguments: [.array([.string(account.id)])])
-    return FocusFilterAppContext(notificationFilterPredicate: predicate)
-  }
+  var appContext: FocusFilterAppContext { .allowing(account) }
 
   func perform() async throws {
     try await Self.setBadgeCount(account == .work ? 7 : 2)

@@ -74,11 +74,7 @@ struct ExampleChatAppFocusFilter: FocusFilter {
 
   var displayRepresentation: DisplayRepresentation { displayRepresentation(locale: .current) }
 
-  var appContext: FocusFilterAppContext {
-    guard let account else { return FocusFilterAppContext() }
-    let predicate = try! SiftPredicate(format: "SELF IN %@", arguments: [.array([.string(account.id)])])
-    return FocusFilterAppContext(notificationFilterPredicate: predicate)
-  }
+  var appContext: FocusFilterAppContext { .allowing(account) }
 
   func perform() async throws {
     let entry = PerformLog.Entry(alwaysUseDarkMode: alwaysUseDarkMode, status: status, account: account)
@@ -97,4 +93,14 @@ struct CurrentProbeFilter: FocusFilter {
 
   var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "Level \(level)") }
   func perform() async throws {}
+}
+
+extension FocusFilterAppContext {
+  /// The talk's context: only the selected account's notifications (`SELF IN %@` over its
+  /// id); no account, no filter.
+  static func allowing(_ account: AccountEntity?) -> FocusFilterAppContext {
+    guard let account else { return FocusFilterAppContext() }
+    let predicate = try! SiftPredicate(format: "SELF IN %@", arguments: [.array([.string(account.id)])])
+    return FocusFilterAppContext(notificationFilterPredicate: predicate)
+  }
 }
