@@ -29,7 +29,9 @@ package final class LineEvaluator {
   /// The C key paths handed to simdjson: one per record key, or `aps.filter-criteria`.
   private let paths: UnsafeMutablePointer<sift_json_key>
   private let pathCount: Int
-  private let keyStorage: [UnsafeMutablePointer<CChar>]
+  /// The keys' UTF-8 bytes, each with its length: a key may hold a NUL (`"a\u0000b"`), so
+  /// nothing here is a C string.
+  private let keyStorage: [UnsafeMutableBufferPointer<CChar>]
 
   static let apnsPath = ["aps", "filter-criteria"]
   /// As deep as Sift's own JSON reader goes.
@@ -63,10 +65,16 @@ package final class LineEvaluator {
     case .apnsCriteria: keys = Self.apnsPath
     case .document: keys = []
     }
-    keyStorage = keys.map { strdup($0)! }
+    keyStorage = keys.map { key in
+      let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(key.utf8.count, 1))
+      _ = bytes.initialize(from: key.utf8.lazy.map { CChar(bitPattern: $0) })
+      return bytes
+    }
     pathCount = keys.count
     paths = .allocate(capacity: max(keys.count, 1))
-    for (i, key) in keys.enumerated() { paths[i] = sift_json_key(ptr: keyStorage[i], len: key.utf8.count) }
+    for (i, key) in keys.enumerated() {
+      paths[i] = sift_json_key(ptr: keyStorage[i].baseAddress, len: key.utf8.count)
+    }
     guard let parser = sift_json_parser_create(1 << 16, Self.maxDepth) else { fatalError("out of memory") }
     self.parser = parser
   }
@@ -74,7 +82,7 @@ package final class LineEvaluator {
   deinit {
     sift_json_parser_destroy(parser)
     paths.deallocate()
-    for key in keyStorage { free(key) }
+    for key in keyStorage { key.deallocate() }
   }
 
   /// Decides one line; `readable` is the number of readable bytes from the line's start

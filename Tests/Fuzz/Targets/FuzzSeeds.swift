@@ -21,12 +21,18 @@ package enum FuzzSeeds {
     case .differential:
       return conformanceCases(root).map { $0.format + [0] + $0.object }
     case .filter:
-      // Each conformance predicate over a few objects from the cases, one per line.
+      // Each conformance predicate with its arguments over a few objects from the cases,
+      // one per line; then keys that only `%K` can name (a NUL, a dot, a quote).
       let cases = conformanceCases(root)
-      return cases.enumerated().map { index, c in
+      let seeds = cases.enumerated().map { index, c in
         let objects = (0..<4).map { cases[(index &* 7 &+ $0 &* 13) % cases.count].object }
-        return c.format + [0] + Array(objects.joined(separator: [0x0A])) + [0x0A]
+        return c.format + [0] + c.args + [0] + Array(objects.joined(separator: [0x0A])) + [0x0A]
       }
+      let keys = [#""a\u0000b""#, #""a.b""#, #""\u0000""#, #""q\"""#]
+      return seeds
+        + keys.map { key in
+          Array("%K == 1\0[\(key)]\0{\(key): 1}\n{\(key): 2, \"a\": 1}\n{\"a\": 1, \(key): 1}\n".utf8)
+        }
     case .jsonLines:
       // Conformance files are JSON Lines of `sift cases` requests already; each seed
       // takes a few lines, with one shape byte in front.

@@ -35,16 +35,24 @@ enum JSONLinesFuzzing {
     }
   }
 
-  /// Input: predicate, 0, a JSON Lines stream. Each line's outcome from `sift filter`'s
-  /// evaluator must be the library's on `SiftValue(json:)` of the line: the same result,
-  /// or an error on both sides (invalid JSON included).
+  /// Input: predicate, 0, JSON argument array (empty for none), 0, a JSON Lines stream.
+  /// Each line's outcome from `sift filter`'s evaluator must be the library's on
+  /// `SiftValue(json:)` of the line: the same result, or an error on both sides (invalid
+  /// JSON included). The arguments reach keys no predicate text can spell, such as a `%K`
+  /// holding a NUL.
   static func filter(_ bytes: [UInt8]) {
-    let input = parts(bytes, 2)
+    let input = parts(bytes, 3)
     let format = String(decoding: input[0], as: UTF8.self)
-    guard let library = try? SiftPredicate(format: format), !Determinism.isNondeterministic(library.syntax),
-      let evaluator = try? LineEvaluator(format: format, arguments: [], apns: false, variables: [:])
+    var arguments: [SiftValue] = []
+    if !input[1].isEmpty {
+      guard case .array(let values)? = try? SiftValue(json: String(decoding: input[1], as: UTF8.self)) else { return }
+      arguments = values
+    }
+    guard let library = try? SiftPredicate(format: format, arguments: arguments),
+      !Determinism.isNondeterministic(library.syntax),
+      let evaluator = try? LineEvaluator(format: format, arguments: arguments, apns: false, variables: [:])
     else { return }
-    let stream = Array(input[1])
+    let stream = Array(input[2])
     var offset = 0
     var reader = LineReader(blockSize: 64, padding: 64) { buffer, count in
       let n = min(count, stream.count - offset)
