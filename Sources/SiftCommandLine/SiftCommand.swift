@@ -25,6 +25,12 @@ package enum SiftCommand {
 
   /// Runs the subcommand named in the process's arguments; returns the exit status.
   package static func run() -> Int32 {
+    let closed = StandardDescriptors.secure()
+    if closed.contains(1) || closed.contains(2) {
+      // Answers or diagnostics would go nowhere: refuse rather than lose them.
+      Console.error("sift: standard \(closed.contains(1) ? "output" : "error") is closed")
+      return ExitCode.usage.rawValue
+    }
     var arguments = CommandLineArgument.all.dropFirst()
     guard let command = arguments.popFirst()?.text else {
       Console.error(help)

@@ -224,3 +224,106 @@ extension SiftCLITests {
     }
   }
 }
+
+extension SiftCLITests {
+  /// Defects that read out of bounds or lose data, each reproduced end to end.
+  @Suite("sift filter keeps data safe")
+  struct FilterDataSafety {
+    /// A `%K` key holding a NUL is compared by its length, on the fast path and the slow one
+    /// (a line simdjson refuses), as `sift cases` does.
+    @Test func aKeyWithANulIsComparedWhole() throws {
+      let input =
+        #"{"a\u0000b":1}"# + "\n" + #"{"a":1}"# + "\n"
+        + #"{"zz":1234567890123456789012345678901,"a\u0000b":1}"# + "\n" + #"{"a\u0000c":1}"# + "\n"
+      let r = try SiftProcess.run(
+        ["filter", "%K == 1", "--args", #"["a\u0000b"]"#, "--decisions"], input: .text(input))
+      #expect(r.exited(0), "\(r.stderr)")
+      #expect(
+        r.lines == [
+          #"{"line": 1, "match": true}"#, #"{"line": 2, "match": false}"#, #"{"line": 3, "match": true}"#,
+          #"{"line": 4, "match": false}"#,
+        ])
+    }
+
+    /// A last line that ends in a lone `\r` keeps it and gets a newline after it, so two
+    /// such files in a row are two lines.
+    @Test func aLoneCarriageReturnAtTheEndGetsANewline() throws {
+      let file = try TemporaryFile(Array(#"{"a":1}"#.utf8) + [13])
+      let r = try SiftProcess.run(["filter", "a == 1", file.path, file.path])
+      #expect(r.exited(0), "\(r.stderr)")
+      #expect(r.stdoutBytes == Array(#"{"a":1}"#.utf8) + [13, 10] + Array(#"{"a":1}"#.utf8) + [13, 10])
+      let inverted = try SiftProcess.run(["filter", "a == 2", "--invert"], input: .bytes(Array("{\"a\":1}\r".utf8)))
+      #expect(inverted.stdoutBytes == Array("{\"a\":1}\r\n".utf8))
+    }
+
+    /// `--errors` naming an input (by its name, another name, or as standard input) is
+    /// refused before anything is opened for writing: the input is left as it was.
+    @Test(arguments: ["same name", "another name", "standard input"])
+    func errorsNamingAnInputIsRefused(_ how: String) throws {
+      let content = Array("{\"a\":1}\nnot json\n".utf8)
+      let file = try TemporaryFile(content)
+      let other =
+        (file.path as NSString).deletingLastPathComponent + "/./"
+        + (file.path as NSString).lastPathComponent
+      let r: SiftResult
+      switch how {
+      case "same name": r = try SiftProcess.run(["filter", "a == 1", "--errors", file.path, file.path])
+      case "another name": r = try SiftProcess.run(["filter", "a == 1", "--errors", other, file.path])
+      default: r = try SiftProcess.run(["filter", "a == 1", "--errors", file.path], input: .file(file.path))
+      }
+      #expect(r.exited(2), "\(r.status) \(r.stderr)")
+      #expect(r.stdout == "")
+      #expect(r.stderr.hasPrefix("sift: --errors "))
+      #expect(r.stderr.contains("it would be overwritten"))
+      #expect(try Array(Data(contentsOf: URL(fileURLWithPath: file.path))) == content)
+    }
+
+    /// `/dev/null` or a pipe as `--errors` is not an input that can be destroyed.
+    @Test func errorsToDevNullWithStandardInputFromDevNull() throws {
+      let r = try SiftProcess.run(["filter", "a == 1", "--errors", "/dev/null"])
+      #expect(r.exited(0), "\(r.status) \(r.stderr)")
+    }
+
+    /// With standard output or error closed, nothing lands in the `--errors` file: sift
+    /// refuses to run (exit 2). A closed standard input is a read error, not an empty input.
+    @Test(arguments: [
+      (">&-", Int32(2), "sift: standard output is closed\n"), ("2>&-", Int32(2), ""),
+      ("<&-", Int32(1), "sift filter: error reading standard input\n"),
+    ])
+    func closedStandardDescriptors(_ redirection: String, _ status: Int32, _ stderr: String) throws {
+      let input = try TemporaryFile(Array("{\"a\":1}\nnot json\n".utf8))
+      let log = try TemporaryFile([])
+      let file = redirection == "<&-" ? "" : #" "$2""#
+      let r = try SiftProcess.shell(
+        #""$SIFT" filter 'a == 1' --errors "$1""# + file + " " + redirection, arguments: [log.path, input.path])
+      #expect(r.exited(status), "\(r.status) \(r.stderr)")
+      #expect(r.stderr == stderr)
+      #expect(r.stdout == "")
+      let logged = try String(contentsOfFile: log.path, encoding: .utf8)
+      #expect(!logged.contains(#"{"a":1}"#), "matching lines went to the --errors file")
+      #expect(!logged.contains("sift filter:"), "diagnostics went to the --errors file")
+    }
+
+    /// A write to the `--errors` file that fails is reported, and the status is not 0
+    /// even when no input line was bad.
+    @Test func aFailedWriteToTheErrorsFileIsReported() throws {
+      let bad = try SiftProcess.run(
+        ["filter", "a == 1", "--errors", "/dev/full"], input: .text("{\"a\":1}\nnot json\n"))
+      #expect(bad.exited(1))
+      #expect(bad.stdout == "{\"a\":1}\n")
+      #expect(bad.stderr.contains("sift filter: error writing --errors /dev/full: No space left on device"))
+      // A FIFO whose reader takes one byte and exits: the records after it are lost, which
+      // is a failure here, not the quiet stop of a closed standard output. 10 MB of records
+      // cannot all fit in the pipe before the reader has gone, so the outcome is fixed.
+      let script = #"""
+        dir=$(mktemp -d); mkfifo "$dir/f"
+        head -c 1 "$dir/f" >/dev/null &
+        yes x | head -n 100000 | "$SIFT" filter 'a == 1' --errors "$dir/f" 2>"$dir/err"; status=$?
+        wait; grep -v '^sift filter: line' "$dir/err" >&2; rm -r "$dir"; exit $status
+        """#
+      let pipe = try SiftProcess.shell(script)
+      #expect(pipe.exited(1), "\(pipe.status) \(pipe.stderr)")
+      #expect(pipe.stderr.contains("error writing --errors"), "\(pipe.stderr)")
+    }
+  }
+}

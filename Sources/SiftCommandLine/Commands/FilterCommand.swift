@@ -40,6 +40,9 @@ enum FilterCommand {
     var stats = false
     var errorsPath: String?
     var files: [String] = []
+
+    /// The inputs in reading order; `-` is standard input (also when no file is named).
+    var inputs: [String] { files.isEmpty ? ["-"] : files }
   }
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
@@ -50,6 +53,10 @@ enum FilterCommand {
     guard let evaluator = try makeEvaluator(options, command: "filter") else { return .usage }
     var errorLog: ErrorLog? = nil
     if let path = options.errorsPath {
+      if let input = ErrorLog.inputItWouldDestroy(path, inputs: options.inputs) {
+        throw UsageError(
+          message: "--errors \(path) is the input \(input == "-" ? "standard input" : input); it would be overwritten")
+      }
       guard let log = ErrorLog(path: path) else {
         throw UsageError(message: "cannot write --errors \(path): \(String(cString: strerror(errno)))")
       }
@@ -121,16 +128,39 @@ enum FilterCommand {
 
 /// The `--errors` file: one JSON line per bad input line.
 final class ErrorLog {
+  let path: String
   private let output: OutputBuffer
   private let fd: Int32
 
   init?(path: String) {
+    self.path = path
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return nil }
-    output = OutputBuffer(fd: fd)
+    // A FIFO whose reader went away loses records: that is a failure here, not a quiet stop.
+    output = OutputBuffer(fd: fd, quietOnClosedPipe: false)
   }
 
   func write(_ line: String) { output.writeLine(line) }
+
+  /// Writes what is buffered; the `errno` of the first write that failed, if one did.
+  func finish() -> Int32? {
+    output.flush()
+    return output.failure
+  }
+
+  /// The input (a name from `inputs`, `-` for standard input) that is the same regular file
+  /// as `path`, which opening the log would truncate before it is read. Compared by device
+  /// and inode, so another name, a link or `/dev/stdin` for the same file is caught too.
+  static func inputItWouldDestroy(_ path: String, inputs: [String]) -> String? {
+    var log = stat()
+    guard stat(path, &log) == 0, (log.st_mode & S_IFMT) == S_IFREG else { return nil }
+    for input in inputs {
+      var other = stat()
+      let found = input == "-" ? fstat(0, &other) == 0 : stat(input, &other) == 0
+      if found && other.st_dev == log.st_dev && other.st_ino == log.st_ino { return input }
+    }
+    return nil
+  }
 
   deinit {
     output.flush()

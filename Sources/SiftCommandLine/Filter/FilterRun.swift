@@ -25,8 +25,7 @@ struct FilterRun {
   mutating func start() -> ExitCode {
     let clock = ContinuousClock()
     let began = clock.now
-    let inputs = options.files.isEmpty ? ["-"] : options.files
-    for input in inputs {
+    for input in options.inputs {
       if Console.out.closed { break }
       let fd: Int32
       if input == "-" {
@@ -50,6 +49,11 @@ struct FilterRun {
     if options.count { Console.out.writeLine(String(options.invert ? counts.notMatched : counts.matched)) }
     Console.out.flush()
     if options.stats { Console.error("sift filter: " + counts.summary(seconds: (clock.now - began).seconds)) }
+    if let errorLog, let failure = errorLog.finish() {
+      // Records were lost: as loud as a failed write to standard output.
+      Console.error("sift filter: error writing --errors \(errorLog.path): \(String(cString: strerror(failure)))")
+      hadFileError = true
+    }
     return counts.errors > 0 || hadFileError ? .failure : .success
   }
 
@@ -95,10 +99,11 @@ struct FilterRun {
     }
   }
 
-  /// The line exactly as read, with a newline added when the input's last line had none.
+  /// The line exactly as read, with a newline added when the input's last line had none
+  /// (a lone `\r` at the very end is kept, and the newline follows it).
   private static func write(_ line: LineReader.Line) {
     Console.out.write(bytes: UnsafeBufferPointer(start: line.bytes.baseAddress, count: line.bytes.count + line.ending))
-    if line.ending == 0 { Console.out.write("\n") }
+    if !line.endsWithNewline { Console.out.write("\n") }
   }
 
   private static func decision(_ number: Int, _ name: String?, _ rest: String) -> String {

@@ -21,6 +21,10 @@ package struct LineReader {
     package var readable: Int
     /// 1-based.
     package var number: Int
+
+    /// True when the ending holds a `\n`; false for a last line that ends without one (no
+    /// ending, or a lone `\r`), which a writer must terminate itself.
+    package var endsWithNewline: Bool { ending > 0 && bytes.baseAddress![bytes.count + ending - 1] == 0x0A }
   }
 
   private let source: Source

@@ -3,21 +3,24 @@
 #endif
 
 /// Buffered output to a file descriptor with large writes. A closed pipe (the reader
-/// exited, as with `| head`) stops output quietly instead of killing the process; any other
-/// write error also stops output and is kept in ``failure`` for the caller to report.
+/// exited, as with `| head`) stops output quietly instead of killing the process, unless
+/// `quietOnClosedPipe` is false; any other write error also stops output and is kept in
+/// ``failure`` for the caller to report.
 final class OutputBuffer {
   private let fd: Int32
   private var buffer: [UInt8] = []
   private let capacity: Int
+  private let quietOnClosedPipe: Bool
   /// True once output has stopped (the reader went away, or a write failed); further
   /// output is discarded.
   private(set) var closed = false
   /// The `errno` of a write that failed for a reason other than a closed pipe.
   private(set) var failure: Int32? = nil
 
-  init(fd: Int32, capacity: Int = 1 << 16) {
+  init(fd: Int32, capacity: Int = 1 << 16, quietOnClosedPipe: Bool = true) {
     self.fd = fd
     self.capacity = capacity
+    self.quietOnClosedPipe = quietOnClosedPipe
     buffer.reserveCapacity(capacity)
   }
 
@@ -61,7 +64,7 @@ final class OutputBuffer {
             continue
           }
           closed = true
-          if error != EPIPE { failure = error }
+          if error != EPIPE || !quietOnClosedPipe { failure = error }
           return
         }
         offset += n
