@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A compiled predicate: parse and compile once, evaluate many times, from any thread.
 ///
 /// ```swift
@@ -14,6 +16,9 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     let options: CompileOptions
     let syntax: PredicateSyntax
     let program: Program
+    /// How an `Encodable` input is encoded for this predicate, worked out at its first
+    /// such evaluation (most predicates never see one, so compiling stays one program).
+    let encoding = Mutex<EncodingPlan?>(nil)
 
     init(
       format: String, arguments: [SiftValue], substitutions: [String: SiftValue], options: CompileOptions,
@@ -41,6 +46,19 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// The syntax tree (arguments and substitutions bound).
   public var syntax: PredicateSyntax { storage.syntax }
   var program: Program { storage.program }
+  /// The plan for `Encodable` inputs (``EncodingPlan``), made once.
+  var encodingPlan: EncodingPlan {
+    storage.encoding.withLock { plan in
+      if let plan { return plan }
+      let made = EncodingPlan(self)
+      plan = made
+      return made
+    }
+  }
+
+  /// The typed layout this predicate was compiled for, if any (read without copying the
+  /// options).
+  var layout: FieldLayout? { storage.options.layout }
 
   /// Parses and compiles `format`, binding `arguments` to its `%@`, `%K` and numeric
   /// specifiers. Syntax and compile errors (an invalid constant `MATCHES` pattern, a key
@@ -59,7 +77,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     let program: Program
     do {
       program = try Compiler.compile(
-        syntax, schema: options.schema, functions: options.functions, limits: options.limits)
+        syntax, slots: options.slotResolver, functions: options.functions, limits: options.limits)
     } catch {
       throw PredicateSyntaxError(error, source: format)
     }
@@ -88,13 +106,14 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   // MARK: - Evaluation
 
-  func run(_ value: SiftValue, variables: [String: SiftValue]) throws(EvaluationError) -> Bool {
+  func run(_ value: SiftValue, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     try withUnsafePointer(to: value) { (p) throws(EvaluationError) in try run(.value(p), variables: variables) }
   }
 
-  func run(_ input: Input, variables: [String: SiftValue]) throws(EvaluationError) -> Bool {
+  /// `variables` nil for none: `matches` passes no dictionary, so it retains and releases none.
+  func run(_ input: Input, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
-    if storage.program.usesVariables { environment.variables = variables }
+    if storage.program.usesVariables { environment.variables = variables ?? [:] }
     return try Machine.run(storage.program, input: input, environment: &environment)
   }
 
@@ -138,8 +157,16 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     if let kernel = storage.program.kernel, let s = kernelSubject(kernel, record) {
       return try Machine.runKernel(kernel, storage.program, s)
     }
-    return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
-      try run(.record(p), variables: variables)
+    return try run(record, variables: variables)
+  }
+
+  /// The record through the VM, its values borrowed in place.
+  @inline(__always)
+  private func run(_ record: SiftRecord, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
+    try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
+      try record.values.withUnsafeBufferPointer { (values) throws(EvaluationError) in
+        try run(.record(p, values), variables: variables)
+      }
     }
   }
 
@@ -167,15 +194,24 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     return (try? run(.string(string), variables: Dictionary())) ?? false
   }
 
+  /// Evaluates against an object that answers keys itself; **returns false when
+  /// evaluation fails**.
+  public func matches(_ object: some SiftKeyValueCoding) -> Bool {
+    (try? withUnsafePointer(to: object) { (p) throws(EvaluationError) in
+      try run(.object(UnsafeRawPointer(p), type(of: object)), variables: nil)
+    }) ?? false
+  }
+
   /// Evaluates against a value; **returns false when evaluation fails**.
   public func matches(_ value: SiftValue) -> Bool { (try? run(value, variables: Dictionary())) ?? false }
 
   /// Evaluates against a record; **returns false when evaluation fails**.
   public func matches(_ record: SiftRecord) -> Bool {
-    if let kernel = storage.program.kernel, fitsSchema(record), let s = kernelSubject(kernel, record) {
+    guard fitsSchema(record) else { return false }
+    if let kernel = storage.program.kernel, let s = kernelSubject(kernel, record) {
       return (try? Machine.runKernel(kernel, storage.program, s)) ?? false
     }
-    return (try? evaluate(with: record, variables: Dictionary())) ?? false
+    return (try? run(record, variables: nil)) ?? false
   }
 }
 
@@ -189,6 +225,15 @@ public struct CompileOptions: Sendable {
   public var functions: SiftFunctions
   /// Evaluation limits.
   public var limits: EvaluationLimits
+  /// The fields of the ``SiftTyped`` type a predicate is compiled for
+  /// (``SiftPredicate/init(format:arguments:for:options:)``); takes the place of `schema`.
+  var layout: FieldLayout?
+
+  /// Where key paths resolve to slots at compile time.
+  var slotResolver: SlotResolver? {
+    if let layout { return .layout(layout) }
+    return schema.map(SlotResolver.schema)
+  }
 
   /// Creates options; every parameter has a default.
   public init(

@@ -55,6 +55,14 @@ final class Program: @unchecked Sendable {
   let kernel: Instruction?
   /// Whether this program or a subprogram reads or binds a variable.
   let usesVariables: Bool
+  /// The program as a decision graph when it is only tests joined by AND, OR and NOT
+  /// (``DecisionGraph``): the VM then runs ``graphNodes`` from ``graphEntry`` instead of
+  /// the code. Empty otherwise.
+  let graphNodes: UnsafeBufferPointer<DecisionGraph.Node>
+  /// The first node of the graph, or an exit; meaningful when ``hasGraph``.
+  let graphEntry: Int32
+  /// Whether the program runs as a decision graph.
+  let hasGraph: Bool
 
   init(_ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits()) {
     self.functions = functions
@@ -80,6 +88,10 @@ final class Program: @unchecked Sendable {
     usesVariables =
       b.code.contains { [.loadVar, .storeVar, .subquery].contains($0.opcode) }
       || b.subprograms.contains { $0.program.usesVariables }
+    let graph = b.registerCount == 0 ? DecisionGraph(b.code) : nil
+    graphNodes = UnsafeBufferPointer(frozenCopyOf: graph?.nodes ?? []) { $0 }
+    graphEntry = graph?.entry ?? DecisionGraph.falseExit
+    hasGraph = graph != nil
   }
 
   private static func kernel(of code: [Instruction]) -> Instruction? {
@@ -95,6 +107,7 @@ final class Program: @unchecked Sendable {
     needleRefs.deallocate()
     likeRefs.deallocate()
     regexRefs.deallocate()
+    graphNodes.deallocate()
   }
 }
 

@@ -25,14 +25,11 @@ extension Compiler {
       var rest = keys[...]
       if let base {
         try expression(base, into: r)
-      } else if let schema, let first = keys.first, !first.isCollectionOperator {
-        guard let slot = schema.slot(for: first) else {
-          throw SyntaxError(
-            "'\(first)' is not a field of the schema", at: range,
-            hint: "the schema's fields are \(schema.fields.joined(separator: ", "))")
-        }
+      } else if let slots, let first = keys.first, !first.isCollectionOperator {
+        guard let (slot, consumed) = slots.resolve(keys[...]) else { throw slots.unknownField(first, at: range) }
+        if let error = slots.layout?.unknownNestedKey(keys[...], consumed: consumed, at: range) { throw error }
         emit(.loadSlot, a: r, b: slot, range: range)
-        rest = rest.dropFirst()
+        rest = rest.dropFirst(consumed)
       } else if let first = keys.first, !first.isCollectionOperator {
         emit(.loadRoot, a: r, b: name(first), range: range)
         rest = rest.dropFirst()
@@ -82,7 +79,7 @@ extension Compiler {
       emit(.cast, a: r, b: r, c: name(type), range: range)
     case .subquery(let collection, let variable, let body):
       try expression(collection, into: r)
-      var inner = Compiler(schema: schema, functions: functions, limits: limits)
+      var inner = Compiler(slots: slots, functions: functions, limits: limits)
       try inner.predicate(ConstantFolder(limits: limits).fold(body))
       inner.emit(.ret, range: body.range)
       program.subprograms.append(

@@ -3,14 +3,15 @@
 /// source range for every instruction.
 struct Compiler {
   var program = ProgramBuilder()
-  let schema: SiftSchema?
+  /// Where key paths resolve to slots (a schema or a typed layout), if anywhere.
+  let slots: SlotResolver?
   let functions: SiftFunctions
   /// Bound into every MATCHES pattern and used by constant folding.
   let limits: EvaluationLimits
   var nextRegister = 0
 
-  init(schema: SiftSchema?, functions: SiftFunctions, limits: EvaluationLimits) {
-    self.schema = schema
+  init(slots: SlotResolver?, functions: SiftFunctions, limits: EvaluationLimits) {
+    self.slots = slots
     self.functions = functions
     self.limits = limits
     // One allocation each for the pools nearly every predicate uses, instead of growing
@@ -22,7 +23,7 @@ struct Compiler {
   }
 
   static func compile(
-    _ predicate: PredicateSyntax, schema: SiftSchema?, functions: SiftFunctions = SiftFunctions(),
+    _ predicate: PredicateSyntax, slots: SlotResolver?, functions: SiftFunctions = SiftFunctions(),
     limits: EvaluationLimits = EvaluationLimits()
   ) throws(SyntaxError) -> Program {
     // Constant patterns are checked before folding, so an invalid one is reported even
@@ -33,7 +34,7 @@ struct Compiler {
       try checkConstantPatterns(predicate)
       folded = ConstantFolder(limits: limits).fold(predicate)
     }
-    var compiler = Compiler(schema: schema, functions: functions, limits: limits)
+    var compiler = Compiler(slots: slots, functions: functions, limits: limits)
     try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
     let program = Program(compiler.program, functions: functions, regexLimits: limits.regex)
@@ -140,11 +141,14 @@ struct Compiler {
     switch e.kind {
     case .evaluatedObject:
       return (0, .evaluatedObject)
-    case .keyPath(nil, let keys) where keys.count == 1 && !keys[0].isCollectionOperator:
-      if let schema {
-        guard let slot = schema.slot(for: keys[0]) else { return (try expression(e), .register) }
+    case .keyPath(nil, let keys) where !keys.isEmpty && !keys[0].isCollectionOperator:
+      if let slots {
+        guard let (slot, consumed) = slots.resolve(keys[...]), consumed == keys.count else {
+          return (try expression(e), .register)
+        }
         return (slot, .slot)
       }
+      guard keys.count == 1 else { return (try expression(e), .register) }
       return (name(keys[0]), .root)
     default:
       return (try expression(e), .register)
@@ -177,6 +181,7 @@ struct Compiler {
   }
 
   mutating func comparison(_ c: ComparisonSyntax, range: SourceRange) throws(SyntaxError) {
+    if let layout = slots?.layout { try FieldTypeCheck.check(c, layout, range: range) }
     let mark = nextRegister
     defer { freeRegisters(to: mark) }
     let quantifierCode = c.quantifier.map { $0 == .any ? 1 : 2 } ?? 0

@@ -130,17 +130,22 @@ final class LikePattern: Sendable, Hashable {
   }
 
   /// Whether the whole of `subject` matches the pattern.
+  @inline(__always)
   func matches(_ subject: String) -> Bool {
-    withUTF8Bytes(subject) { s in
-      // Byte units are characters in ASCII text, except that under [c]/[d] CR LF is one.
-      if asciiKind != .unavailable && ASCIIBytes.isASCII(s)
-        && !(mode.folds && s.count > 1 && memchr(s.baseAddress!, 0x0D, s.count - 1) != nil)
-      {
-        return matchASCII(s)
-      }
-      if !mode.folds { return matchUnits(s) }
-      return UnicodeFolding.withFolded(s, mode) { matchUnits($0) }
+    // Only forwards the bytes, so a borrowed subject needs no retain (as StringNeedle).
+    withUTF8Bytes(subject) { matches(bytes: $0) }
+  }
+
+  /// ``matches(_:)`` on a subject's UTF-8 bytes.
+  func matches(bytes s: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Byte units are characters in ASCII text, except that under [c]/[d] CR LF is one.
+    if asciiKind != .unavailable && ASCIIBytes.isASCII(s)
+      && !(mode.folds && s.count > 1 && memchr(s.baseAddress!, 0x0D, s.count - 1) != nil)
+    {
+      return matchASCII(s)
     }
+    if !mode.folds { return matchUnits(s) }
+    return UnicodeFolding.withFolded(s, mode) { matchUnits($0) }
   }
 
   /// ASCII subject, ASCII pattern: one byte per unit. The head must match at the start and the

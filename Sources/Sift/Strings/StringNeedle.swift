@@ -82,16 +82,21 @@ final class StringNeedle: Sendable {
     self.w3 = words.count > 3 ? words[3] : 0
   }
 
-  /// The needle's own ``test`` on `subject`.
+  /// The needle's own ``test`` on `subject`. The closure only forwards the bytes, so it
+  /// inlines and the caller's borrowed string needs no retain around it (a closure holding
+  /// the whole test was outlined, and the string retained for the call).
   @inline(__always)
   func matches(_ subject: String) -> Bool {
-    withUTF8Bytes(subject) { s in
-      switch test {
-      case .equal: equalBytes(s)
-      case .prefix: prefixBytes(s)
-      case .suffix: suffixBytes(s)
-      case .contains: containedBytes(s)
-      }
+    withUTF8Bytes(subject) { matches(bytes: $0) }
+  }
+
+  /// ``matches(_:)`` on a subject's UTF-8 bytes.
+  func matches(bytes s: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch test {
+    case .equal: equalBytes(s)
+    case .prefix: prefixBytes(s)
+    case .suffix: suffixBytes(s)
+    case .contains: containedBytes(s)
     }
   }
 

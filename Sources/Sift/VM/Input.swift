@@ -7,7 +7,15 @@ enum Input {
   /// The object's address and its type: no existential box (a large struct would need a
   /// heap allocation per evaluation).
   case object(UnsafeRawPointer, any SiftKeyValueCoding.Type)
-  case record(UnsafePointer<SiftRecord>)
+  /// The record, and its values borrowed in place: a slot read is one bounds check and a
+  /// load, with no copy of the record's array (and no retain of a string it holds).
+  case record(UnsafePointer<SiftRecord>, UnsafeBufferPointer<SiftValue>)
+  /// A ``SiftTyped`` value's address and the layout the predicate was compiled for (the
+  /// caller checked that the value is of the layout's type); slots are its fields.
+  case typed(UnsafeRawPointer, Unmanaged<FieldLayout>)
+  /// A Foundation dictionary, read lazily: a key is looked up and its value converted
+  /// when the predicate reads it (``FoundationValue``).
+  case foundation(UnsafePointer<[String: Any]>)
 
   /// The value of a key path's first key. On a `SELF` that is not a dictionary the key-path
   /// rules apply: mapped over an array (taking steps from `steps`), `typeMismatch` on a
@@ -19,7 +27,22 @@ enum Input {
       if case .dictionary(let d) = v.pointee { return d.literalValue(forKey: key) ?? .null }
       return try Self.root(key, ofNonDictionary: v.pointee, steps: &steps)
     case .object(let o, let type): return type.siftValue(at: o, forKey: key) ?? .null
-    case .record(let r): return r.pointee[key] ?? .null
+    case .record(let r, _): return r.pointee[key] ?? .null
+    case .typed(let base, let layout):
+      return layout._withUnsafeGuaranteedRef { l in l.resolve([key][...]).map { l.flat[$0.slot].read.value(base) } }
+        ?? .null
+    case .foundation(let d):
+      guard let value = FoundationValue.lookup(d.pointee, key) else { return .null }
+      return try Self.foundation(value, key)
+    }
+  }
+
+  @inline(never)
+  static func foundation(_ value: Any, _ key: String) throws(EvaluationError) -> SiftValue {
+    do throws(FoundationValue.Unreadable) {
+      return try FoundationValue.read(value)
+    } catch {
+      throw error.error(at: "'\(key)'")
     }
   }
 
@@ -34,26 +57,44 @@ enum Input {
   /// range (the caller then takes the general path, which reports the error).
   @inline(__always)
   func slotValue(_ slot: Int) -> SiftValue? {
-    guard case .record(let r) = self, slot < r.pointee.values.count else { return nil }
-    return r.pointee.values[slot]
+    guard case .record(_, let values) = self, slot < values.count else { return nil }
+    return values[slot]
+  }
+
+  /// The record values of a schema-bound input, borrowed, or nil for other inputs.
+  @inline(__always)
+  var recordValues: UnsafeBufferPointer<SiftValue>? {
+    guard case .record(_, let values) = self else { return nil }
+    return values
   }
 
   /// Record slot `slot` of a schema-bound input.
   @inline(__always)
   func slot(_ slot: Int) throws(EvaluationError) -> SiftValue {
-    guard case .record(let record) = self, slot < record.pointee.values.count else { throw Self.notARecord() }
-    return record.pointee.values[slot]
+    switch self {
+    case .record(_, let values) where slot < values.count: return values[slot]
+    case .typed(let base, let layout):
+      return layout._withUnsafeGuaranteedRef { $0.flat[slot].read.value(base) }
+    default: throw Self.notARecord()
+    }
   }
 
   private static func notARecord() -> EvaluationError {
     EvaluationError(.typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord")
   }
 
-  var selfValue: SiftValue {
+  func selfValue() throws(EvaluationError) -> SiftValue {
     switch self {
     case .value(let v): return v.pointee
     case .object(let o, let type): return type.siftSelfValue(at: o)
-    case .record(let r): return r.pointee.dictionaryValue
+    case .record(let r, _): return r.pointee.dictionaryValue
+    case .typed(let base, let layout): return layout._withUnsafeGuaranteedRef { $0.dictionary(base) }
+    case .foundation(let d):
+      do throws(FoundationValue.Unreadable) {
+        return try FoundationValue.dictionary(d.pointee)
+      } catch {
+        throw error.error(at: "SELF")
+      }
     }
   }
 }

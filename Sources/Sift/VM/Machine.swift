@@ -4,6 +4,7 @@
 /// instruction's source range.
 enum Machine {
   static func run(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError) -> Bool {
+    if program.hasGraph { return try runGraph(program, input, &environment) }
     if program.registerCount == 0 {
       return try run(program, input, UnsafeMutableBufferPointer(start: nil, count: 0), &environment)
     }
@@ -42,24 +43,8 @@ enum Machine {
     while true {
       let i = code[pc]
       switch i.trustedOpcode {
-      case .inStrings, .stringTest, .like, .matches:
-        // The common case inline, read in place as the kernel does: an unquantified test
-        // of a record slot holding a string. (Fusing each test with the jump after it was
-        // tried: fewer dispatches, more instructions, no faster.)
-        if i.quantifier == 0, i.source == .slot, case .string(let s)? = input.slotValue(i.a) {
-          flag = try stringTest(i, program, s)
-        } else {
-          flag = try test(i, program, R, input, &env)
-        }
-      case .compareConst:
-        if i.quantifier == 0, i.source == .slot, case .int(let x)? = input.slotValue(i.a),
-          case .int(let k) = program.constants[i.b],
-          let result = Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
-        {
-          flag = result
-        } else {
-          flag = try test(i, program, R, input, &env)
-        }
+      case .inStrings, .stringTest, .like, .matches, .compareConst:
+        flag = try runTest(i, program, R, input, &env)
       case .compare:
         flag = try compare(i, program, R, &env)
       case .setFlag:
@@ -91,6 +76,30 @@ enum Machine {
     }
   }
 
+  /// A program as its decision graph (``DecisionGraph``): one test per step, each outcome
+  /// naming the next test or the answer.
+  @inline(__always)
+  private static func runGraph(_ program: Program, _ input: Input, _ env: inout Environment) throws(EvaluationError)
+    -> Bool
+  {
+    let nodes = program.graphNodes
+    var next = program.graphEntry
+    let noRegisters = UnsafeMutableBufferPointer<SiftValue>(start: nil, count: 0)
+    while next >= 0 {
+      let node = nodes[Int(next)]
+      let held: Bool
+      do throws(EvaluationError) {
+        held = try runTest(node.test, program, noRegisters, input, &env)
+      } catch {
+        var located = error
+        if located.range == .at(0) { located.range = program.ranges[Int(node.pc)] }
+        throw located
+      }
+      next = held ? node.onTrue : node.onFalse
+    }
+    return next == DecisionGraph.trueExit
+  }
+
   /// The instructions that compute a value into `R[a]`.
   @inline(never)
   private static func step(
@@ -101,7 +110,7 @@ enum Machine {
     case .loadConst:
       R[i.a] = program.constants[i.b]
     case .loadSelf:
-      R[i.a] = input.selfValue
+      R[i.a] = try input.selfValue()
     case .loadRoot:
       R[i.a] = try input.root(program.names[i.b], steps: &env.stepsLeft)
     case .loadSlot:
@@ -166,7 +175,7 @@ enum Machine {
   /// A test instruction (`compareConst`, `inStrings`, `stringTest`, `like`, `matches`) on
   /// its subject: the string fast path first, then quantifiers and the generic rules.
   @inline(never)
-  private static func test(
+  static func test(
     _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
@@ -219,30 +228,6 @@ enum Machine {
     }
   }
 
-  /// The string case of the test instructions (`inStrings`, `stringTest`, `like`, `matches`)
-  /// without a quantifier. Pool objects are used through unretained references: the
-  /// program owns them for as long as it runs.
-  @inline(__always)
-  static func stringTest(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
-    switch i.trustedOpcode {
-    case .inStrings:
-      return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
-    case .stringTest:
-      return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
-    case .like:
-      return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
-    default:
-      let result = program.regexRefs[i.b]._withUnsafeGuaranteedRef { (r) -> Result<Bool, RegexFailure> in
-        do throws(RegexFailure) { return .success(try r.matches(s)) } catch { return .failure(error) }
-      }
-      do throws(RegexFailure) {
-        return try result.get()
-      } catch {
-        throw EvaluationError(.regex, "MATCHES: \(error.message)")
-      }
-    }
-  }
-
   /// The subject of a test instruction, read from where ``SubjectSource`` says.
   @inline(__always)
   private static func subject(
@@ -251,7 +236,7 @@ enum Machine {
   ) throws(EvaluationError) -> SiftValue {
     switch i.source {
     case .register: return R[i.a]
-    case .evaluatedObject: return input.selfValue
+    case .evaluatedObject: return try input.selfValue()
     case .slot: return try input.slot(i.a)
     case .root: return try input.root(program.names[i.a], steps: &env.stepsLeft)
     }

@@ -43,6 +43,30 @@ struct InputKindTests {
     var siftSelfValue: SiftValue { whole }
   }
 
+  /// A typed value whose fields are the case object's keys, read through closures typed
+  /// after each value (String, Int, Double, Bool, [String], or SiftValue for the rest).
+  struct Bag: SiftTyped {
+    var values: [SiftValue]
+    static let siftFields = SiftFields<Bag>()
+
+    static func fields(_ keys: [String], _ values: [SiftValue]) -> SiftFields<Bag> {
+      var table = SiftFields<Bag>()
+      for (i, (key, value)) in zip(keys, values).enumerated() {
+        switch value {
+        case .string(let x): table = table.field(key) { _ in x }
+        case .int(let x): table = table.field(key) { _ in x }
+        case .double(let x): table = table.field(key) { _ in x }
+        case .bool(let x): table = table.field(key) { _ in x }
+        case .array(let a) where a.allSatisfy({ if case .string = $0 { true } else { false } }):
+          let strings = a.map { if case .string(let x) = $0 { x } else { "" } }
+          table = table.field(key) { _ in strings }
+        default: table = table.field(key) { $0.values[i] }
+        }
+      }
+      return table
+    }
+  }
+
   static func outcome(_ body: () throws(EvaluationError) -> Bool) -> ConformanceCase.Expectation {
     do throws(EvaluationError) { return .result(try body()) } catch { return .error(error.kind) }
   }
@@ -50,7 +74,7 @@ struct InputKindTests {
   static let strings = ["", "a", "acct-1", "work", "Re\u{301}sume\u{301}", "RÉSUMÉ", "invoice 42", "x.y"]
 
   @Test func allInputKindsAgreeWithTheValueTree() throws {
-    var compared = (strings: 0, records: 0, objects: 0)
+    var compared = (strings: 0, records: 0, objects: 0, typed: 0)
     for c in ConformanceData.all where c.loadError == nil {
       guard let predicate = try? SiftPredicate(format: c.format, arguments: c.arguments) else { continue }
       let tree = Self.outcome { () throws(EvaluationError) in
@@ -91,10 +115,24 @@ struct InputKindTests {
         }
         #expect(viaRecord == tree, "\(c.location): \(c.format)")
         compared.records += 1
+        // Keys with a dot name nested fields in a typed value; such objects are not typed.
+        guard !fields.contains(where: { $0.contains(".") }) else { continue }
+        let values = fields.map { d[$0]! }
+        if let typed = try? SiftPredicate(
+          format: c.format, arguments: c.arguments, fields: Bag.fields(fields, values))
+        {
+          let viaTyped = Self.outcome { () throws(EvaluationError) in
+            try typed.evaluate(with: Bag(values: values), variables: c.variables)
+          }
+          #expect(viaTyped == tree, "\(c.location): \(c.format) (typed)")
+          compared.typed += 1
+        }
       default: continue
       }
     }
     // The data must exercise each path for the comparison to mean something.
-    #expect(compared.strings > 5000 && compared.records > 300 && compared.objects > 300, "\(compared)")
+    #expect(
+      compared.strings > 5000 && compared.records > 300 && compared.objects > 300 && compared.typed > 250, "\(compared)"
+    )
   }
 }

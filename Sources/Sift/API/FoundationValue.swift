@@ -1,0 +1,138 @@
+import Foundation
+
+/// Foundation values (`[String: Any]`, `NSDictionary`, `NSNumber`, `NSString`, `NSArray`,
+/// `NSNull`, `Date`, `Set`, Swift numbers and strings) read as Sift values. Each value's
+/// dynamic type is looked up once, exact types first (what `JSONSerialization` and Swift
+/// literals produce), so an `NSNumber` is read as a number without first being bridged to
+/// `Bool` and an `Int` without a cast chain; Objective-C classes and other collections
+/// come after. A value of a type Sift cannot read is reported with its type and where it
+/// was found.
+enum FoundationValue {
+  /// A value that could not be read: its type, and the path to it from the value read
+  /// (innermost key or index last).
+  struct Unreadable: Error {
+    var typeName: String
+    var path: [String]
+
+    /// The evaluation error for it, `at` naming the place of the value that was read.
+    func error(at place: String?) -> EvaluationError {
+      let location = ([place].compactMap { $0 } + path.reversed()).joined()
+      let subject = location.isEmpty ? "the value" : "the value at \(location)"
+      return EvaluationError(.typeMismatch, "\(subject) is a \(typeName), which Sift cannot read")
+    }
+  }
+
+  static func read(_ value: Any) throws(Unreadable) -> SiftValue {
+    switch ObjectIdentifier(type(of: value)) {
+    case ObjectIdentifier(String.self): return .string(value as! String)
+    case ObjectIdentifier(Int.self): return .int(value as! Int)
+    case ObjectIdentifier(Double.self): return .double(value as! Double)
+    case ObjectIdentifier(Bool.self): return .bool(value as! Bool)
+    case ObjectIdentifier([String: Any].self): return try dictionary(value as! [String: Any])
+    case ObjectIdentifier([Any].self): return try array(value as! [Any])
+    case ObjectIdentifier([String].self): return .array((value as! [String]).map(SiftValue.string))
+    case ObjectIdentifier(SiftValue.self): return value as! SiftValue
+    case ObjectIdentifier(Date.self): return (value as! Date).siftValue
+    default: return try readOther(value)
+    }
+  }
+
+  /// Everything but the commonest exact types.
+  @inline(never)
+  private static func readOther(_ value: Any) throws(Unreadable) -> SiftValue {
+    let type = type(of: value)
+    // Classes by their hierarchy: a walk of superclass pointers, not a bridging cast.
+    switch type {
+    case is NSNumber.Type: return number(value as! NSNumber)
+    case is NSString.Type: return .string((value as! NSString) as String)
+    case is NSNull.Type: return .null
+    case is NSDate.Type: return (value as! NSDate as Date).siftValue
+    case is NSArray.Type: return try array((value as! NSArray).map { $0 })
+    case is NSDictionary.Type: return try dictionary(value as! NSDictionary)
+    case is NSSet.Type: return try array((value as! NSSet).map { $0 })
+    default: break
+    }
+    switch ObjectIdentifier(type) {
+    // An optional inside `Any` (an element of `[String: Any?]` seen as `[String: Any]`).
+    case ObjectIdentifier(Optional<Any>.self):
+      guard case .some(let wrapped) = value as! Any? else { return .null }
+      return try read(wrapped)
+    case ObjectIdentifier(AnyHashable.self): return try read((value as! AnyHashable).base)
+    default: break
+    }
+    // Swift values that say what they are to Sift: numbers of other widths, Float,
+    // typed arrays and sets, optionals, RawRepresentable enums that opt in, SiftTyped.
+    if let field = value as? any SiftFieldValue { return field.siftValue }
+    if let d = value as? [String: Any] { return try dictionary(d) }
+    if let a = value as? [Any] { return try array(a) }
+    if let s = value as? Set<AnyHashable> { return try array(s.map(\.base)) }
+    throw Unreadable(typeName: String(describing: type), path: [])
+  }
+
+  static func number(_ n: NSNumber) -> SiftValue {
+    switch UInt8(bitPattern: n.objCType.pointee) {
+    case UInt8(ascii: "c"), UInt8(ascii: "B"): return .bool(n.boolValue)
+    case UInt8(ascii: "f"), UInt8(ascii: "d"): return .double(n.doubleValue)
+    // intValue would wrap an unsigned value above Int.max to a negative number.
+    case UInt8(ascii: "Q"), UInt8(ascii: "L"):
+      return n.uint64Value > UInt64(Int.max) ? .double(n.doubleValue) : .int(n.intValue)
+    default: return .int(n.intValue)
+    }
+  }
+
+  static func array(_ elements: [Any]) throws(Unreadable) -> SiftValue {
+    var out: [SiftValue] = []
+    out.reserveCapacity(elements.count)
+    for (i, e) in elements.enumerated() {
+      do throws(Unreadable) {
+        out.append(try read(e))
+      } catch {
+        var error = error
+        error.path.append("[\(i)]")
+        throw error
+      }
+    }
+    return .array(out)
+  }
+
+  static func dictionary(_ d: [String: Any]) throws(Unreadable) -> SiftValue {
+    var out: [String: SiftValue] = [:]
+    out.reserveCapacity(d.count)
+    for (k, e) in d {
+      do throws(Unreadable) {
+        out[k] = try read(e)
+      } catch {
+        var error = error
+        error.path.append(".\(k)")
+        throw error
+      }
+    }
+    return .dictionary(out)
+  }
+
+  static func dictionary(_ d: NSDictionary) throws(Unreadable) -> SiftValue {
+    var out: [String: SiftValue] = [:]
+    for (key, e) in d {
+      guard let k = key as? String else {
+        throw Unreadable(typeName: "dictionary key of type \(Swift.type(of: key))", path: [])
+      }
+      do throws(Unreadable) {
+        out[k] = try read(e)
+      } catch {
+        var error = error
+        error.path.append(".\(k)")
+        throw error
+      }
+    }
+    return .dictionary(out)
+  }
+
+  /// The value at `key` of a Foundation dictionary, matching keys byte for byte as Sift's
+  /// own dictionaries do (Swift's lookup treats canonically equivalent keys as one).
+  @inline(__always)
+  static func lookup(_ d: [String: Any], _ key: String) -> Any? {
+    guard let i = d.index(forKey: key) else { return nil }
+    let entry = d[i]
+    return sameBytes(entry.key, key) ? entry.value : nil
+  }
+}

@@ -1,0 +1,174 @@
+/// The test instructions' fast paths: a subject read in place from a record slot or a
+/// typed field, tested without building a value, without a retain, and without the
+/// generic comparison rules, where the answer is certain to be theirs. Anything else takes
+/// ``Machine/test(_:_:_:_:_:)``, the general path, which also reports every error.
+extension Machine {
+  /// One test instruction (`inStrings`, `stringTest`, `like`, `matches`, `compareConst`).
+  /// (Fusing each test with the jump after it inside the dispatch loop was tried: fewer
+  /// dispatches, more instructions, no faster; the decision graph drops the jumps instead.)
+  @inline(__always)
+  static func runTest(
+    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+    _ env: inout Environment
+  ) throws(EvaluationError) -> Bool {
+    if i.source == .slot {
+      switch input {
+      case .record(_, let values) where i.a < values.count:
+        let subject = values.baseAddress! + i.a
+        if i.quantifier == 0 {
+          if i.trustedOpcode == .compareConst {
+            if case .int(let x) = subject.pointee, case .int(let k) = program.constants[i.b],
+              let result = Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
+            {
+              return result
+            }
+          } else if let result = testString(i, program, subject) {
+            return result
+          }
+        } else if let (result, walked) = testElements(i, program, subject) {
+          try charge(walked, &env)
+          return result
+        }
+      case .typed(let base, let layout):
+        let read = layout._withUnsafeGuaranteedRef { $0.flat[i.a].read }
+        if case .inPlace(let offset, let kind) = read.storage {
+          if i.quantifier == 0 {
+            if let result = testInPlace(i, program, base + offset, kind) { return result }
+          } else if kind == .strings, i.trustedOpcode != .matches, i.trustedOpcode != .compareConst {
+            let strings = (base + offset).assumingMemoryBound(to: [String].self)
+            try charge(strings.pointee.count, &env)
+            return testStrings(i, program, strings)
+          }
+        } else if i.quantifier == 0, i.trustedOpcode != .compareConst, case .computed(_, let string?, _) = read.storage,
+          let result = testString(i, program, string(base))
+        {
+          return result
+        }
+      default: break
+      }
+    } else if i.source == .root, i.quantifier == 0, case .foundation(let d) = input,
+      let result = testFoundation(i, program, d)
+    {
+      return result
+    }
+    return try test(i, program, R, input, &env)
+  }
+
+  /// An unquantified test of a Foundation dictionary's value at the subject's key, when
+  /// the value is exactly a Swift `String` (a string test) or `Int` (against an integer
+  /// constant); nil for anything else, which the general path converts and decides.
+  @inline(never)
+  static func testFoundation(_ i: Instruction, _ program: Program, _ d: UnsafePointer<[String: Any]>) -> Bool? {
+    guard let value = FoundationValue.lookup(d.pointee, program.names[i.a]) else { return nil }
+    if i.trustedOpcode == .compareConst {
+      guard type(of: value) == Int.self, case .int(let k) = program.constants[i.b] else { return nil }
+      return Semantics.compareIntegers(value as! Int, program.comparisons[i.c].op, k)
+    }
+    guard type(of: value) == String.self else { return nil }
+    return testString(i, program, value as! String)
+  }
+
+  /// An unquantified string test of a value in memory the caller borrows; nil when it is
+  /// not a string or MATCHES failed (the general path then decides, or throws the error).
+  @inline(never)
+  static func testString(_ i: Instruction, _ program: Program, _ value: UnsafePointer<SiftValue>) -> Bool? {
+    guard case .string(let s) = value.pointee else { return nil }
+    return testString(i, program, s)
+  }
+
+  /// ANY (1) or ALL (2) of a string test over an array value in borrowed memory, when
+  /// every element it reaches is a string: the answer and the elements to charge. nil
+  /// otherwise (mixed arrays take the general path), and for `compareConst` and MATCHES.
+  @inline(never)
+  static func testElements(_ i: Instruction, _ program: Program, _ value: UnsafePointer<SiftValue>)
+    -> (Bool, walked: Int)?
+  {
+    guard i.trustedOpcode != .compareConst, i.trustedOpcode != .matches, case .array(let elements) = value.pointee
+    else { return nil }
+    return elements.withUnsafeBufferPointer { (p) -> (Bool, walked: Int)? in
+      // The general path's order: stop at the first element that decides. Up to there
+      // every element was a string, so both paths agree (string tests other than MATCHES
+      // cannot fail); the general path charges every element, so this does too.
+      let isAll = i.quantifier == 2
+      for k in p.indices {
+        guard case .string(let s) = p[k] else { return nil }
+        if testString(i, program, s)! != isAll { return (!isAll, p.count) }
+      }
+      return (isAll, p.count)
+    }
+  }
+
+  /// ANY (1) or ALL (2) of a string test over a typed `[String]` field, in place.
+  @inline(never)
+  static func testStrings(_ i: Instruction, _ program: Program, _ strings: UnsafePointer<[String]>) -> Bool {
+    let isAll = i.quantifier == 2
+    return strings.pointee.withUnsafeBufferPointer { p in
+      for k in p.indices where testString(i, program, p[k])! != isAll { return !isAll }
+      return isAll
+    }
+  }
+
+  /// An unquantified test of a typed field read in place; nil where the general path must
+  /// decide (a nil optional, a kind the test does not take, a failed MATCHES).
+  @inline(never)
+  static func testInPlace(_ i: Instruction, _ program: Program, _ p: UnsafeRawPointer, _ kind: FieldRead.InPlace)
+    -> Bool?
+  {
+    if i.trustedOpcode == .compareConst {
+      guard case .int(let k) = program.constants[i.b] else { return nil }
+      switch kind {
+      case .int: return Semantics.compareIntegers(p.load(as: Int.self), program.comparisons[i.c].op, k)
+      case .optionalInt:
+        guard let x = p.assumingMemoryBound(to: Int?.self).pointee else { return nil }
+        return Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
+      default: return nil
+      }
+    }
+    switch kind {
+    case .string: return testString(i, program, p.assumingMemoryBound(to: String.self).pointee)
+    case .optionalString:
+      guard case .some(let s) = p.assumingMemoryBound(to: String?.self).pointee else { return nil }
+      return testString(i, program, s)
+    default: return nil
+    }
+  }
+
+  /// The string case of the test instructions (`inStrings`, `stringTest`, `like`, `matches`)
+  /// without a quantifier. Pool objects are used through unretained references: the
+  /// program owns them for as long as it runs.
+  @inline(__always)
+  static func stringTest(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
+    guard let result = testString(i, program, s) else { throw regexError(i, program, s) }
+    return result
+  }
+
+  /// ``stringTest(_:_:_:)`` as a pure function: nil when MATCHES failed (a limit), whose
+  /// error ``regexError(_:_:_:)`` then recovers. A string borrowed from a record or a
+  /// typed value passes to such a call without a retain; across a throwing call, or one
+  /// with an `inout` error, the compiler copied it (a retain and a release per test).
+  @inline(__always)
+  static func testString(_ i: Instruction, _ program: Program, _ s: String) -> Bool? {
+    switch i.trustedOpcode {
+    case .inStrings:
+      return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
+    case .stringTest:
+      return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+    case .like:
+      return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+    default:
+      return program.regexRefs[i.b]._withUnsafeGuaranteedRef { (r) -> Bool? in try? r.matches(s) }
+    }
+  }
+
+  /// The error of a MATCHES test that failed: the match is run again (it is deterministic)
+  /// to get PCRE2's reason, off the hot path.
+  @inline(never)
+  static func regexError(_ i: Instruction, _ program: Program, _ s: String) -> EvaluationError {
+    do throws(RegexFailure) {
+      _ = try program.regexes[i.b].matches(s)
+      return EvaluationError(.regex, "MATCHES failed")
+    } catch {
+      return EvaluationError(.regex, "MATCHES: \(error.message)")
+    }
+  }
+}
