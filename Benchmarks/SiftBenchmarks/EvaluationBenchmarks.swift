@@ -214,8 +214,10 @@ enum EvaluationBenchmarks {
         EngineSpec("sift-focus", \.notifications) {
           SiftFocusEvaluator(filter: NotificationFilter(predicate: plain()))
         },
+        EngineSpec("sift-codable", \.accountIDs) { SiftCodableEvaluator<String>(predicate: plain()) },
         EngineSpec("sift-value", \.accountValues) { SiftValueEvaluator(predicate: plain()) },
-        EngineSpec("sift-any", \.accountAnys) { SiftAnyEvaluator<Any>(predicate: plain()) },
+        EngineSpec("sift-any", \.accountAnys) { SiftAnyValueEvaluator(predicate: plain()) },
+        EngineSpec("closure-any", \.accountAnys) { W1ClosureAny(closure: W1Closure(allowed: allowed)) },
         EngineSpec("nspredicate-block", \.accountAnys) {
           let closure = W1Closure(allowed: allowed)
           return NSPredicateBlockEvaluator<Any> { closure.evaluate($0 as! String) }
@@ -230,11 +232,28 @@ enum EvaluationBenchmarks {
       try! SiftPredicate(
         format: definition.format, arguments: definition.arguments, options: CompileOptions(schema: InputForms.schema))
     }
+    let typed = {
+      try! SiftPredicate(format: definition.format, arguments: definition.arguments, for: NotificationItem.self)
+    }
+    let closureAny: EngineSpec =
+      switch workload {
+      case "W2":
+        EngineSpec("closure-any", \.foundationDictionaries) { W2ClosureAny(closure: W2Closure(allowed: allowed)) }
+      case "W3": EngineSpec("closure-any", \.foundationDictionaries) { W3ClosureAny() }
+      case "W4": EngineSpec("closure-any", \.foundationDictionaries) { W4ClosureAny() }
+      default: EngineSpec("closure-any", \.foundationDictionaries) { C20ClosureAny(c: C20Closure(allowed: allowed)) }
+      }
     let sift = [
       EngineSpec("sift", \.records) { SiftRecordEvaluator(predicate: bound()) },
+      EngineSpec("sift-typed", \.items) { SiftTypedEvaluator<NotificationItem>(predicate: typed()) },
+      EngineSpec("sift-codable", \.items) { SiftCodableEvaluator<NotificationItem>(predicate: plain()) },
+      EngineSpec("sift-record-built", \.items) {
+        SiftRecordBuiltEvaluator(predicate: bound(), schema: InputForms.schema)
+      },
       EngineSpec("sift-value", \.valueTrees) { SiftValueEvaluator(predicate: plain()) },
-      EngineSpec("sift-any", \.foundationDictionaries) { SiftAnyEvaluator<[String: Any]>(predicate: plain()) },
-      EngineSpec("sift-kvc", \.items) { SiftKeyValueEvaluator(predicate: plain()) },
+      EngineSpec("sift-any", \.foundationDictionaries) { SiftAnyEvaluator(predicate: plain()) },
+      closureAny,
+      EngineSpec("sift-kvc", \.items) { SiftKeyValueEvaluator<NotificationItem>(predicate: plain()) },
     ]
     switch workload {
     case "W2":

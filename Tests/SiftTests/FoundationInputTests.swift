@@ -70,6 +70,24 @@ struct FoundationInputTests {
     #expect(!(try SiftPredicate(format: "name == 'x'")).matches(UUID() as Any))
   }
 
+  /// A string, a number or an array as the whole object, boxed in `Any` once or twice.
+  @Test func scalarsAsTheObject() throws {
+    let p = try SiftPredicate(format: "SELF IN %@", arguments: [["acct-1"]])
+    let boxed: Any = "acct-1"
+    let objects: [Any] = ["acct-1", "acct-2", 3, ["acct-1"]]
+    #expect(try p.evaluate(with: boxed))
+    #expect(try p.evaluate(with: boxed as Any?))
+    #expect(try objects.map { try p.evaluate(with: $0 as Any?) } == [true, false, false, false])
+    #expect(p.matches(boxed))
+    // Through a generic caller, as a benchmark or an app's wrapper calls it.
+    struct Caller<Input> {
+      let p: SiftPredicate
+      func run(_ x: Input) -> Bool { (try? p.evaluate(with: x as Any?)) ?? false }
+    }
+    #expect(objects.map(Caller<Any>(p: p).run) == [true, false, false, false])
+    #expect(Caller<String>(p: p).run("acct-1"))
+  }
+
   /// Keys match byte for byte, as in Sift's own dictionaries: a decomposed key is not the
   /// precomposed one, though Swift's lookup treats them as equal.
   @Test func keysMatchByteForByte() throws {

@@ -100,3 +100,24 @@ extension NotificationItem: SiftKeyValueCoding {
     }
   }
 }
+
+/// The app's struct as a `SiftTyped` value: one table, written once, read in place by a
+/// predicate compiled for the type (`sift-typed`).
+extension NotificationItem: SiftTyped {
+  static let siftFields = SiftFields<NotificationItem>()
+    .field("account", \.account)
+    .field("priority", \.priority)
+    .field("sender", \.sender)
+    .field("tags", \.tags)
+    .field("subject", \.subject)
+    .field("title", \.title)
+    .field("badge", \.badge)
+    .field("thread", \.thread)
+    .field("relevance", \.relevance)
+    .field("category", \.category)
+    .field("bytes", \.bytes)
+    .field("kind", \.kind)
+    .field("lang", \.lang)
+    .field("recipients", \.recipients)
+    .field("score", \.score)
+}

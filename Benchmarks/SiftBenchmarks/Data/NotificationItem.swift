@@ -1,7 +1,7 @@
 /// One notification as an app models it: the plain Swift struct that the hand-written
 /// closures, `NSPredicate(block:)` and `#Predicate` read, and that conforms to
 /// `SiftKeyValueCoding` for the `sift-kvc` rows. Every other input form is converted from it.
-struct NotificationItem: Sendable {
+struct NotificationItem: Sendable, Encodable {
   var account: String
   var priority: Int
   var sender: String

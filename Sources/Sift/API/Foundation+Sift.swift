@@ -35,11 +35,12 @@ extension SiftPredicate {
     guard let object else { return try run(.null, variables: variables) }
     switch ObjectIdentifier(type(of: object)) {
     case ObjectIdentifier([String: Any].self):
-      return try withUnsafePointer(to: object as! [String: Any]) { (p) throws(EvaluationError) in
+      return try withUnsafePointer(to: ExistentialPayload.load(object, as: [String: Any].self)) {
+        (p) throws(EvaluationError) in
         try run(.foundation(p), variables: variables)
       }
     case ObjectIdentifier(String.self):
-      return try run(.string(object as! String), variables: variables)
+      return try run(.string(ExistentialPayload.load(object, as: String.self)), variables: variables)
     default:
       if let d = object as? NSDictionary, let bridged = d as? [String: Any] {
         return try withUnsafePointer(to: bridged) { (p) throws(EvaluationError) in

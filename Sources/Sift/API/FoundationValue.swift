@@ -24,13 +24,15 @@ enum FoundationValue {
 
   static func read(_ value: Any) throws(Unreadable) -> SiftValue {
     switch ObjectIdentifier(type(of: value)) {
-    case ObjectIdentifier(String.self): return .string(value as! String)
-    case ObjectIdentifier(Int.self): return .int(value as! Int)
-    case ObjectIdentifier(Double.self): return .double(value as! Double)
-    case ObjectIdentifier(Bool.self): return .bool(value as! Bool)
-    case ObjectIdentifier([String: Any].self): return try dictionary(value as! [String: Any])
-    case ObjectIdentifier([Any].self): return try array(value as! [Any])
-    case ObjectIdentifier([String].self): return .array((value as! [String]).map(SiftValue.string))
+    case ObjectIdentifier(String.self): return .string(ExistentialPayload.load(value, as: String.self))
+    case ObjectIdentifier(Int.self): return .int(ExistentialPayload.load(value, as: Int.self))
+    case ObjectIdentifier(Double.self): return .double(ExistentialPayload.load(value, as: Double.self))
+    case ObjectIdentifier(Bool.self): return .bool(ExistentialPayload.load(value, as: Bool.self))
+    case ObjectIdentifier([String: Any].self):
+      return try dictionary(ExistentialPayload.load(value, as: [String: Any].self))
+    case ObjectIdentifier([Any].self): return try array(ExistentialPayload.load(value, as: [Any].self))
+    case ObjectIdentifier([String].self):
+      return .array((ExistentialPayload.load(value, as: [String].self)).map(SiftValue.string))
     case ObjectIdentifier(SiftValue.self): return value as! SiftValue
     case ObjectIdentifier(Date.self): return (value as! Date).siftValue
     default: return try readOther(value)

@@ -80,6 +80,13 @@ public struct SiftRecord: Hashable, Sendable {
     self.values = v
   }
 
+  /// A record whose values are exactly `values`, unpadded (the VM is given its values
+  /// separately; see ``SiftPredicate``'s stack-encoded records).
+  init(schema: SiftSchema, exactly values: [SiftValue]) {
+    self.schema = schema
+    self.values = values
+  }
+
   /// The value of a field by name, or nil if the schema has no such field.
   public subscript(field: String) -> SiftValue? {
     schema.slot(for: field).map { values[$0] }

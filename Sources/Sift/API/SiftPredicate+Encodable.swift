@@ -2,7 +2,7 @@
 /// record, through a copy of the predicate compiled for that record's schema.
 enum EncodingPlan: Sendable {
   /// Encode these keys into a record and evaluate it with `predicate`.
-  case record(keys: [String], schema: SiftSchema, predicate: SiftPredicate)
+  case record(keys: RecordKeys, schema: SiftSchema, predicate: SiftPredicate)
   /// Encode the whole value (the predicate reads `SELF`).
   case whole
   /// The predicate was compiled for a typed value: an `Encodable` one is not of its type.
@@ -12,7 +12,7 @@ enum EncodingPlan: Sendable {
     if let layout = predicate.layout {
       self = .typed(layout.typeName)
     } else if let schema = predicate.options.schema {
-      self = .record(keys: schema.fields, schema: schema, predicate: predicate)
+      self = .record(keys: RecordKeys(schema.fields), schema: schema, predicate: predicate)
     } else if let keys = ReadKeys.topLevel(predicate.syntax) {
       let schema = SiftSchema(fields: keys)
       var options = predicate.options
@@ -26,7 +26,7 @@ enum EncodingPlan: Sendable {
         self = .whole
         return
       }
-      self = .record(keys: keys, schema: schema, predicate: bound)
+      self = .record(keys: RecordKeys(keys), schema: schema, predicate: bound)
     } else {
       self = .whole
     }
@@ -49,6 +49,7 @@ extension SiftPredicate {
   public func matches<T: Encodable>(_ value: T) -> Bool { (try? runEncodable(value, variables: nil)) ?? false }
 
   /// A ``SiftTyped`` value that is also `Encodable` is read through its field table.
+  @inlinable
   public func evaluate<T: SiftTyped & Encodable>(with value: T, variables: [String: SiftValue] = Dictionary())
     throws(EvaluationError) -> Bool
   {
@@ -57,6 +58,7 @@ extension SiftPredicate {
 
   /// A ``SiftTyped`` value that is also `Encodable` is read through its field table;
   /// **returns false when evaluation fails**.
+  @inlinable
   public func matches<T: SiftTyped & Encodable>(_ value: T) -> Bool {
     (try? runTyped(value, variables: nil)) ?? false
   }
@@ -76,6 +78,37 @@ extension SiftPredicate {
     (try? evaluate(with: value as T, variables: [:])) ?? false
   }
 
+  /// A value with a field table that also answers keys itself is read through its table.
+  @inlinable
+  public func evaluate<T: SiftTyped & SiftKeyValueCoding>(with value: T, variables: [String: SiftValue] = Dictionary())
+    throws(EvaluationError) -> Bool
+  {
+    try runTyped(value, variables: variables)
+  }
+
+  /// A value with a field table that also answers keys itself is read through its table;
+  /// **returns false when evaluation fails**.
+  @inlinable
+  public func matches<T: SiftTyped & SiftKeyValueCoding>(_ value: T) -> Bool {
+    (try? runTyped(value, variables: nil)) ?? false
+  }
+
+  /// A value with a field table that also answers keys itself and is `Encodable` is read
+  /// through its table.
+  @inlinable
+  public func evaluate<T: SiftTyped & SiftKeyValueCoding & Encodable>(
+    with value: T, variables: [String: SiftValue] = Dictionary()
+  ) throws(EvaluationError) -> Bool {
+    try runTyped(value, variables: variables)
+  }
+
+  /// A value with a field table that also answers keys itself and is `Encodable` is read
+  /// through its table; **returns false when evaluation fails**.
+  @inlinable
+  public func matches<T: SiftTyped & SiftKeyValueCoding & Encodable>(_ value: T) -> Bool {
+    (try? runTyped(value, variables: nil)) ?? false
+  }
+
   private func runEncodable<T: Encodable>(_ value: T, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     switch encodingPlan {
     case .typed(let name):
@@ -83,23 +116,32 @@ extension SiftPredicate {
     case .whole:
       return try run(try Self.encodeWhole(value), variables: variables)
     case .record(let keys, let schema, let bound):
-      let encoder = RecordEncoder(keys: keys)
-      do {
-        try value.encode(to: encoder)
-      } catch {
-        throw Self.encodingFailed(error, T.self)
-      }
-      if let whole = encoder.whole {
-        // Not a keyed container at the top: the predicate sees the whole value.
-        guard options.schema == nil else {
-          throw EvaluationError(
-            .typeMismatch, "\(T.self) does not encode as keyed fields, so it is no record of the schema",
-            at: syntax.range)
+      let count = keys.names.count
+      return try withUnsafeTemporaryAllocation(of: SiftValue.self, capacity: max(count, 1)) {
+        (values) throws(EvaluationError) -> Bool in
+        values.initialize(repeating: .null)
+        defer { values.deinitialize() }
+        var state = RecordEncoder.State(keys: keys, values: values.baseAddress!)
+        return try withUnsafeMutablePointer(to: &state) { (p) throws(EvaluationError) -> Bool in
+          do {
+            try value.encode(to: RecordEncoder(state: p))
+          } catch {
+            throw Self.encodingFailed(error, T.self)
+          }
+          if let whole = p.pointee.whole {
+            // Not a keyed container at the top: the predicate sees the whole value.
+            guard options.schema == nil else {
+              throw EvaluationError(
+                .typeMismatch, "\(T.self) does not encode as keyed fields, so it is no record of the schema",
+                at: syntax.range)
+            }
+            return try run(whole.value, variables: variables)
+          }
+          p.pointee.finish()
+          return try bound.run(
+            schema, UnsafeBufferPointer(start: values.baseAddress, count: count), variables: variables)
         }
-        return try run(whole.value, variables: variables)
       }
-      encoder.finish()
-      return try bound.evaluate(with: SiftRecord(schema: schema, values: encoder.values), variables: variables ?? [:])
     }
   }
 

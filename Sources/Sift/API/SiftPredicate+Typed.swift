@@ -27,6 +27,7 @@ extension SiftPredicate {
   /// in place. Compiled without a type, it evaluates the value's ``SiftTyped/siftValue``
   /// (every field as a dictionary), with the same result. Compiled for another type (or
   /// a record schema), it throws a `typeMismatch` error, as a record of another schema does.
+  @inlinable
   public func evaluate<Root: SiftTyped>(with value: Root, variables: [String: SiftValue] = Dictionary())
     throws(EvaluationError) -> Bool
   {
@@ -34,27 +35,40 @@ extension SiftPredicate {
   }
 
   /// Evaluates against a typed value; **returns false when evaluation fails**.
+  @inlinable
   public func matches<Root: SiftTyped>(_ value: Root) -> Bool {
     (try? runTyped(value, variables: nil)) ?? false
   }
 
-  @inline(__always)
-  func runTyped<Root: SiftTyped>(_ value: Root, variables: [String: SiftValue]?) throws(EvaluationError)
-    -> Bool
-  {
-    guard let layout = self.layout else {
+  /// Inlined into the caller, so the value is borrowed where it lies: a generic call into
+  /// the library copied the whole struct (and retained every field) to take its address.
+  @inlinable @inline(__always)
+  func runTyped<Root: SiftTyped>(_ value: Root, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
+    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
+      try runTyped(
+        UnsafeRawPointer(p), ObjectIdentifier(Root.self), variables: variables, typeName: { "\(Root.self)" },
+        dictionary: { value.siftValue })
+    }
+  }
+
+  /// The typed evaluation of the value at `root`, of the type `type`.
+  @usableFromInline
+  func runTyped(
+    _ root: UnsafeRawPointer, _ type: ObjectIdentifier, variables: [String: SiftValue]?, typeName: () -> String,
+    dictionary: () -> SiftValue
+  ) throws(EvaluationError) -> Bool {
+    guard let layout = layoutRef else {
       if options.schema != nil {
         throw EvaluationError(
           .typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord", at: syntax.range)
       }
-      return try run(value.siftValue, variables: variables)
+      return try run(dictionary(), variables: variables)
     }
-    guard layout.rootType == ObjectIdentifier(Root.self) else {
+    guard layout._withUnsafeGuaranteedRef({ $0.rootType == type }) else {
       throw EvaluationError(
-        .typeMismatch, "this predicate was compiled for \(layout.typeName), not \(Root.self)", at: syntax.range)
+        .typeMismatch, "this predicate was compiled for \(layout.takeUnretainedValue().typeName), not \(typeName())",
+        at: syntax.range)
     }
-    return try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
-      try run(.typed(UnsafeRawPointer(p), Unmanaged.passUnretained(layout)), variables: variables)
-    }
+    return try run(.typed(root, layout), variables: variables)
   }
 }

@@ -19,6 +19,9 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     /// How an `Encodable` input is encoded for this predicate, worked out at its first
     /// such evaluation (most predicates never see one, so compiling stays one program).
     let encoding = Mutex<EncodingPlan?>(nil)
+    /// `options.layout` without a reference count: the options keep it alive, and a typed
+    /// evaluation reads it once per call.
+    let layoutRef: Unmanaged<FieldLayout>?
 
     init(
       format: String, arguments: [SiftValue], substitutions: [String: SiftValue], options: CompileOptions,
@@ -30,6 +33,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       self.options = options
       self.syntax = syntax
       self.program = program
+      layoutRef = options.layout.map { Unmanaged.passUnretained($0) }
     }
   }
 
@@ -59,6 +63,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// The typed layout this predicate was compiled for, if any (read without copying the
   /// options).
   var layout: FieldLayout? { storage.options.layout }
+  /// The same, unretained (valid as long as this predicate).
+  var layoutRef: Unmanaged<FieldLayout>? { storage.layoutRef }
 
   /// Parses and compiles `format`, binding `arguments` to its `%@`, `%K` and numeric
   /// specifiers. Syntax and compile errors (an invalid constant `MATCHES` pattern, a key
@@ -112,9 +118,13 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// `variables` nil for none: `matches` passes no dictionary, so it retains and releases none.
   func run(_ input: Input, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
+    let program = storage.program
     var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
-    if storage.program.usesVariables { environment.variables = variables ?? [:] }
-    return try Machine.run(storage.program, input: input, environment: &environment)
+    // A decision graph reads no variables; going straight to it skips the dispatch loop's
+    // entry.
+    if program.hasGraph { return try Machine.runGraph(program, input, &environment) }
+    if program.usesVariables { environment.variables = variables ?? [:] }
+    return try Machine.run(program, input: input, environment: &environment)
   }
 
   /// Evaluates with a string as `SELF` (the Focus case: `SELF IN %@` against a
@@ -158,6 +168,19 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       return try Machine.runKernel(kernel, storage.program, s)
     }
     return try run(record, variables: variables)
+  }
+
+  /// Values of `schema` (this predicate's) in memory the caller owns, evaluated as a record
+  /// without building one (an `Encodable` value's keys, encoded on the stack). The record
+  /// handed to the VM carries the schema only: the predicates that run here never read
+  /// `SELF` as a whole (``ReadKeys``).
+  func run(_ schema: SiftSchema, _ values: UnsafeBufferPointer<SiftValue>, variables: [String: SiftValue]?)
+    throws(EvaluationError) -> Bool
+  {
+    let record = SiftRecord(schema: schema, exactly: [])
+    return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
+      try run(.record(p, values), variables: variables)
+    }
   }
 
   /// The record through the VM, its values borrowed in place.

@@ -36,6 +36,8 @@ final class Program: @unchecked Sendable {
   let constants: [SiftValue]
   /// Keys, variable names and type names.
   let names: [String]
+  /// Per name, whether it is ASCII (its byte-for-byte lookup is Swift's own).
+  let asciiNames: [Bool]
   let paths: [[String]]
   let comparisons: [ComparisonDescriptor]
   let needles: [StringNeedle]
@@ -76,6 +78,7 @@ final class Program: @unchecked Sendable {
     ranges = b.ranges
     constants = b.constants
     names = b.names
+    asciiNames = b.names.map { $0.utf8.allSatisfy { $0 < 0x80 } }
     paths = b.paths
     comparisons = b.comparisons
     needles = b.needles

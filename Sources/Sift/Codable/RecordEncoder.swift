@@ -2,60 +2,94 @@
 /// the values of a record, and skips every other key without encoding its value: a
 /// notification's `tags` and `sender` are encoded for `ANY tags == 'urgent' AND sender
 /// ENDSWITH 'x'`, its body and attachments never are. A value that does not encode as a
-/// keyed container at the top is encoded whole instead (``whole``).
-final class RecordEncoder: Encoder {
-  /// The record's keys, in slot order.
-  let keys: [String]
-  /// One value per key; `nil` for a key the value does not encode (as a missing key is).
-  var values: [SiftValue]
-  /// Nested containers of read keys, turned into values by ``finish()``.
-  private var pending: [(slot: Int, node: EncodingNode)] = []
-  /// Set when the top level is an unkeyed or single-value container: the whole value.
-  private(set) var whole: EncodingNode?
+/// keyed container at the top is encoded whole instead (``State/whole``).
+///
+/// The encoder is a struct over state the caller keeps on its stack (the values too), so
+/// a call allocates only the container box the standard library makes and the values of
+/// the read keys that are arrays or dictionaries.
+struct RecordEncoder: Encoder {
+  /// What the encoders and containers of one call share.
+  struct State {
+    /// The record's keys, in slot order, and their small-string words (nil for a key
+    /// without them), so most keys are found by comparing two words.
+    let keys: RecordKeys
+    /// One value per key, initialized to `nil` (as a missing key is).
+    let values: UnsafeMutablePointer<SiftValue>
+    /// Nested containers of read keys, turned into values by ``finish()``.
+    var pending: [(slot: Int, node: EncodingNode)] = []
+    /// Set when the top level is an unkeyed or single-value container: the whole value.
+    var whole: EncodingNode?
+
+    /// Fills the values of nested containers once they are complete.
+    mutating func finish() {
+      for (slot, node) in pending { values[slot] = node.value }
+      pending = []
+    }
+  }
+
+  let state: UnsafeMutablePointer<State>
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(keys: [String]) {
-    self.keys = keys
-    values = Array(repeating: .null, count: keys.count)
-  }
-
-  /// The slot of `key`, byte for byte (keys are few: a scan beats hashing the key).
   @inline(__always)
-  func slot(_ key: String) -> Int? {
-    let n = key.utf8.count
-    for i in keys.indices where keys[i].utf8.count == n && keys[i] == key && sameBytes(keys[i], key) { return i }
-    return nil
-  }
-
-  /// Fills the values of nested containers once they are complete.
-  func finish() {
-    for (slot, node) in pending { values[slot] = node.value }
-    pending = []
-  }
+  func slot(_ key: String) -> Int? { state.pointee.keys.slot(key) }
 
   func pendingNode(for slot: Int) -> EncodingNode {
     let node = EncodingNode()
-    pending.append((slot, node))
+    state.pointee.pending.append((slot, node))
     return node
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if let whole { return NodeEncoder(node: whole, codingPath: []).container(keyedBy: type) }
+    if let whole = state.pointee.whole { return NodeEncoder(node: whole, codingPath: []).container(keyedBy: type) }
     return KeyedEncodingContainer(RecordContainer<Key>(encoder: self))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    let node = whole ?? EncodingNode()
-    whole = node
-    return NodeEncoder(node: node, codingPath: []).unkeyedContainer()
+    NodeEncoder(node: wholeNode(), codingPath: []).unkeyedContainer()
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    let node = whole ?? EncodingNode()
-    whole = node
-    return NodeEncoder(node: node, codingPath: []).singleValueContainer()
+    NodeEncoder(node: wholeNode(), codingPath: []).singleValueContainer()
+  }
+
+  private func wholeNode() -> EncodingNode {
+    if let whole = state.pointee.whole { return whole }
+    let node = EncodingNode()
+    state.pointee.whole = node
+    return node
+  }
+}
+
+/// The keys of a record an `Encodable` value is encoded into, made once per predicate.
+struct RecordKeys: Sendable {
+  let names: [String]
+  /// The small-string words of each name (``SmallStringBits``), or nil for a name without.
+  let bits: [SmallStringBits.Bits?]
+  /// Whether every name has its words: then a small key that matches none is no name.
+  let allSmall: Bool
+
+  init(_ names: [String]) {
+    self.names = names
+    bits = names.map(SmallStringBits.smallBits(of:))
+    allSmall = bits.allSatisfy { $0 != nil }
+  }
+
+  /// The slot of `key`, byte for byte. Keys are few, so a scan beats hashing; a coding key's
+  /// name is usually a small string, compared by its two words.
+  @inline(__always)
+  func slot(_ key: String) -> Int? {
+    if allSmall {
+      let b = SmallStringBits.bits(key)
+      if SmallStringBits.isSmall(b) {
+        for i in bits.indices where bits[i]!.0 == b.0 && bits[i]!.1 == b.1 { return i }
+        return nil
+      }
+    }
+    let n = key.utf8.count
+    for i in names.indices where names[i].utf8.count == n && names[i] == key && sameBytes(names[i], key) { return i }
+    return nil
   }
 }
 
@@ -67,7 +101,7 @@ struct RecordContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   @inline(__always)
   private func put(_ value: @autoclosure () -> SiftValue, _ key: Key) {
-    if let slot = encoder.slot(key.stringValue) { encoder.values[slot] = value() }
+    if let slot = encoder.slot(key.stringValue) { encoder.state.pointee.values[slot] = value() }
   }
 
   mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
@@ -88,7 +122,7 @@ struct RecordContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard let slot = encoder.slot(key.stringValue) else { return }
-    encoder.values[slot] = try ValueEncoding.encode(value, codingPath: [key])
+    encoder.state.pointee.values[slot] = try ValueEncoding.encode(value, under: key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)

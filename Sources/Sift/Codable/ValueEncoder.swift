@@ -14,6 +14,15 @@ enum ValueEncoding {
     return node.value
   }
 
+  /// The value of `value`, found under `key` (the coding path is only built when a nested
+  /// encoder needs it).
+  static func encode<T: Encodable, Key: CodingKey>(_ value: T, under key: Key) throws -> SiftValue {
+    if let direct = direct(value) { return direct }
+    let node = EncodingNode()
+    try value.encode(to: NodeEncoder(node: node, codingPath: [key]))
+    return node.value
+  }
+
   /// Values whose Sift form is not what their `encode(to:)` writes, and the common leaves,
   /// without an encoder.
   @inline(__always)

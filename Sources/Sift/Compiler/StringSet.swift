@@ -28,6 +28,10 @@ final class StringSet: @unchecked Sendable {
   /// Whether membership is a plain byte comparison (no folding options, no hash table):
   /// decided once so the lookup tests one flag.
   private let isLiteral: Bool
+  /// For a literal set: the small-string words of every member of up to 15 bytes
+  /// (``SmallStringBits``), so a small subject is decided by comparing words; nil when some
+  /// short member has no small form (then bytes are compared).
+  private let smallMembers: UnsafeBufferPointer<SmallStringBits.Bits>?
 
   /// A set of the string constants in `elements` (every element must be a string).
   convenience init(_ elements: [SiftValue], options: ComparisonOptions) {
@@ -57,6 +61,9 @@ final class StringSet: @unchecked Sendable {
       slots = []
       mask = 0
       isLiteral = !folding
+      let short = strings.filter { $0.utf8.count <= 15 }
+      let small = short.compactMap(SmallStringBits.smallBits(of:))
+      smallMembers = !folding && small.count == short.count ? UnsafeBufferPointer(frozenCopyOf: small) { $0 } : nil
       return
     }
     shortKeys = UnsafeBufferPointer(start: nil, count: 0)
@@ -80,9 +87,13 @@ final class StringSet: @unchecked Sendable {
     slots = table
     mask = size - 1
     isLiteral = false
+    smallMembers = nil
   }
 
-  deinit { shortKeys.deallocate() }
+  deinit {
+    shortKeys.deallocate()
+    smallMembers?.deallocate()
+  }
 
   var count: Int { shortKeys.count + literals.count + needles.count + entries.count }
 
@@ -97,6 +108,15 @@ final class StringSet: @unchecked Sendable {
 
   @inline(__always)
   func contains(_ s: String) -> Bool {
+    if let smallMembers {
+      let b = SmallStringBits.bits(s)
+      if SmallStringBits.isSmall(b) {
+        // A small subject has at most 15 bytes: only the short members can equal it, and
+        // they all have their words here.
+        for m in smallMembers where m.0 == b.0 && m.1 == b.1 { return true }
+        return false
+      }
+    }
     if isLiteral {
       if let found = s.utf8.withContiguousStorageIfAvailable({ containsLiteral($0) }) { return found }
       return containsBridged(s)

@@ -55,6 +55,10 @@ final class StringNeedle: Sendable {
   private let w2: UInt64
   private let w3: UInt64
 
+  /// For `==` without folding: the needle's small-string words (``SmallStringBits``), so a
+  /// small subject is compared by two words; nil otherwise.
+  private let smallBits: SmallStringBits.Bits?
+
   /// Which test ``matches(_:)`` runs: `==`, BEGINSWITH, ENDSWITH or CONTAINS (a
   /// compiled comparison owns its needle, so the test travels with it).
   let test: NeedleTest
@@ -80,6 +84,7 @@ final class StringNeedle: Sendable {
     self.w1 = words.count > 1 ? words[1] : 0
     self.w2 = words.count > 2 ? words[2] : 0
     self.w3 = words.count > 3 ? words[3] : 0
+    smallBits = test == .equal && !mode.folds ? SmallStringBits.smallBits(of: text) : nil
   }
 
   /// The needle's own ``test`` on `subject`. The closure only forwards the bytes, so it
@@ -87,7 +92,16 @@ final class StringNeedle: Sendable {
   /// the whole test was outlined, and the string retained for the call).
   @inline(__always)
   func matches(_ subject: String) -> Bool {
-    withUTF8Bytes(subject) { matches(bytes: $0) }
+    if let smallBits {
+      // Equality with a short needle: a small subject is equal exactly when its words are.
+      let b = SmallStringBits.bits(subject)
+      if SmallStringBits.isSmall(b) { return b.0 == smallBits.0 && b.1 == smallBits.1 }
+    } else if test == .equal, !mode.folds, count > 15, SmallStringBits.isAvailable,
+      SmallStringBits.isSmall(SmallStringBits.bits(subject))
+    {
+      return false  // a small subject is shorter than the needle
+    }
+    return withUTF8Bytes(subject) { matches(bytes: $0) }
   }
 
   /// ``matches(_:)`` on a subject's UTF-8 bytes.

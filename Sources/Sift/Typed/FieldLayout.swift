@@ -24,6 +24,16 @@ final class FieldLayout: @unchecked Sendable {
   let depth: Int
   /// The names (dotted) of nested typed fields: every key under them is in ``flat``.
   let tables: Set<String>
+  /// Per slot, how the VM's fast paths read the field in place: trivial values the VM
+  /// copies without touching the reads' closures (copying a ``FieldRead`` retained them).
+  let access: UnsafeBufferPointer<InPlaceAccess>
+
+  /// A field read in place: its ``FieldRead/InPlace`` kind (nil when the field is not) and
+  /// its offset from the root.
+  struct InPlaceAccess {
+    var kind: FieldRead.InPlace?
+    var offset: Int
+  }
 
   init<Root>(_ table: SiftFields<Root>) {
     rootType = ObjectIdentifier(Root.self)
@@ -50,7 +60,13 @@ final class FieldLayout: @unchecked Sendable {
     self.flat = flat
     self.slots = slots
     depth = flat.map { $0.name.utf8.count { $0 == UInt8(ascii: ".") } + 1 }.max() ?? 1
+    access = UnsafeBufferPointer(frozenCopyOf: flat) { field in
+      if case .inPlace(let offset, let kind) = field.read.storage { return InPlaceAccess(kind: kind, offset: offset) }
+      return InPlaceAccess(kind: nil, offset: 0)
+    }
   }
+
+  deinit { access.deallocate() }
 
   /// The slot of the longest prefix of `keys` that names a field, and how many keys it
   /// takes; nil when the first key is not a field.

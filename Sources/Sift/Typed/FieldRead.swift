@@ -6,8 +6,8 @@ import Foundation
 /// used where it lies, with no copy and no reference count.
 struct FieldRead: @unchecked Sendable {
   /// The types read in place without a closure: what the VM's fast paths test directly.
-  enum InPlace {
-    case string, int, double, bool, date
+  enum InPlace: UInt8 {
+    case string = 1, int, double, bool, date
     case optionalString, optionalInt, optionalDouble, optionalBool
     /// `[String]`: ANY/ALL string tests walk it without building an array of values.
     case strings

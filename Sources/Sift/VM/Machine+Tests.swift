@@ -30,42 +30,96 @@ extension Machine {
           return result
         }
       case .typed(let base, let layout):
-        let read = layout._withUnsafeGuaranteedRef { $0.flat[i.a].read }
-        if case .inPlace(let offset, let kind) = read.storage {
+        let access = layout._withUnsafeGuaranteedRef { $0.access[i.a] }
+        if let kind = access.kind {
+          let field = base + access.offset
           if i.quantifier == 0 {
-            if let result = testInPlace(i, program, base + offset, kind) { return result }
+            if let result = testInPlace(i, program, field, kind) { return result }
           } else if kind == .strings, i.trustedOpcode != .matches, i.trustedOpcode != .compareConst {
-            let strings = (base + offset).assumingMemoryBound(to: [String].self)
+            let strings = field.assumingMemoryBound(to: [String].self)
             try charge(strings.pointee.count, &env)
             return testStrings(i, program, strings)
           }
-        } else if i.quantifier == 0, i.trustedOpcode != .compareConst, case .computed(_, let string?, _) = read.storage,
-          let result = testString(i, program, string(base))
+        } else if i.quantifier == 0, i.trustedOpcode != .compareConst,
+          let result = testComputed(i, program, base, layout)
         {
           return result
         }
       default: break
       }
-    } else if i.source == .root, i.quantifier == 0, case .foundation(let d) = input,
-      let result = testFoundation(i, program, d)
-    {
-      return result
+    } else if i.source == .root {
+      switch input {
+      case .foundation(let d):
+        if let (result, walked) = testFoundation(i, program, d) {
+          try charge(walked, &env)
+          return result
+        }
+      case .value(let v):
+        if let (result, walked) = testDictionary(i, program, v) {
+          try charge(walked, &env)
+          return result
+        }
+      default: break
+      }
     }
     return try test(i, program, R, input, &env)
   }
 
-  /// An unquantified test of a Foundation dictionary's value at the subject's key, when
-  /// the value is exactly a Swift `String` (a string test) or `Int` (against an integer
-  /// constant); nil for anything else, which the general path converts and decides.
+  /// A test of a value tree's entry at the subject's key, found in the dictionary and
+  /// tested where it lies (a string, an integer, an array of strings); nil where the
+  /// general path must decide.
   @inline(never)
-  static func testFoundation(_ i: Instruction, _ program: Program, _ d: UnsafePointer<[String: Any]>) -> Bool? {
-    guard let value = FoundationValue.lookup(d.pointee, program.names[i.a]) else { return nil }
-    if i.trustedOpcode == .compareConst {
-      guard type(of: value) == Int.self, case .int(let k) = program.constants[i.b] else { return nil }
-      return Semantics.compareIntegers(value as! Int, program.comparisons[i.c].op, k)
+  static func testDictionary(_ i: Instruction, _ program: Program, _ v: UnsafePointer<SiftValue>)
+    -> (Bool, walked: Int)?
+  {
+    guard case .dictionary(let d) = v.pointee, let index = d.index(forKey: program.names[i.a]) else { return nil }
+    // Keys match byte for byte (Semantics detail 7): an ASCII key does when Swift's does.
+    guard program.asciiNames[i.a] || sameBytes(d.keys[index], program.names[i.a]) else { return nil }
+    return withUnsafePointer(to: d.values[index]) { value in
+      if i.quantifier != 0 { return testElements(i, program, value) }
+      if i.trustedOpcode == .compareConst {
+        guard case .int(let x) = value.pointee, case .int(let k) = program.constants[i.b],
+          let result = Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
+        else { return nil }
+        return (result, 0)
+      }
+      return testString(i, program, value).map { ($0, 0) }
     }
-    guard type(of: value) == String.self else { return nil }
-    return testString(i, program, value as! String)
+  }
+
+  /// A test of a Foundation dictionary's value at the subject's key, when the value is
+  /// exactly a Swift `String` (a string test), `Int` (against an integer constant) or
+  /// `[String]` (ANY/ALL of a string test): the answer and the elements to charge. nil for
+  /// anything else, which the general path converts and decides.
+  @inline(never)
+  static func testFoundation(_ i: Instruction, _ program: Program, _ d: UnsafePointer<[String: Any]>)
+    -> (Bool, walked: Int)?
+  {
+    let key = program.names[i.a]
+    // An ASCII key matches byte for byte exactly when Swift's lookup finds it.
+    guard let value = program.asciiNames[i.a] ? d.pointee[key] : FoundationValue.lookup(d.pointee, key) else {
+      return nil
+    }
+    let type = ExistentialPayload.typeID(value) ?? ObjectIdentifier(Swift.type(of: value))
+    if i.quantifier != 0 {
+      guard type == ObjectIdentifier([String].self), i.trustedOpcode != .compareConst, i.trustedOpcode != .matches
+      else { return nil }
+      let strings = ExistentialPayload.load(value, as: [String].self)
+      return withUnsafePointer(to: strings) { (testStrings(i, program, $0), strings.count) }
+    }
+    if i.trustedOpcode == .compareConst {
+      guard type == ObjectIdentifier(Int.self), case .int(let k) = program.constants[i.b],
+        let result = Semantics.compareIntegers(
+          ExistentialPayload.load(value, as: Int.self), program.comparisons[i.c].op, k)
+      else { return nil }
+      return (result, 0)
+    }
+    guard type == ObjectIdentifier(String.self),
+      let result = testString(i, program, ExistentialPayload.load(value, as: String.self))
+    else {
+      return nil
+    }
+    return (result, 0)
   }
 
   /// An unquantified string test of a value in memory the caller borrows; nil when it is
@@ -106,6 +160,20 @@ extension Machine {
       for k in p.indices where testString(i, program, p[k])! != isAll { return !isAll }
       return isAll
     }
+  }
+
+  /// An unquantified string test of a computed typed field (a closure); nil when the
+  /// field is not a computed string, or MATCHES failed.
+  @inline(never)
+  static func testComputed(
+    _ i: Instruction, _ program: Program, _ base: UnsafeRawPointer, _ layout: Unmanaged<FieldLayout>
+  )
+    -> Bool?
+  {
+    guard case .computed(_, let string?, _) = layout._withUnsafeGuaranteedRef({ $0.flat[i.a].read.storage }) else {
+      return nil
+    }
+    return testString(i, program, string(base))
   }
 
   /// An unquantified test of a typed field read in place; nil where the general path must

@@ -5,6 +5,14 @@
 enum Machine {
   static func run(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError) -> Bool {
     if program.hasGraph { return try runGraph(program, input, &environment) }
+    return try runBytecode(program, input: input, environment: &environment)
+  }
+
+  /// The bytecode through the dispatch loop, even when the program has a decision graph
+  /// (the tests compare the two).
+  static func runBytecode(_ program: Program, input: Input, environment: inout Environment)
+    throws(EvaluationError) -> Bool
+  {
     if program.registerCount == 0 {
       return try run(program, input, UnsafeMutableBufferPointer(start: nil, count: 0), &environment)
     }
@@ -77,9 +85,10 @@ enum Machine {
   }
 
   /// A program as its decision graph (``DecisionGraph``): one test per step, each outcome
-  /// naming the next test or the answer.
-  @inline(__always)
-  private static func runGraph(_ program: Program, _ input: Input, _ env: inout Environment) throws(EvaluationError)
+  /// naming the next test or the answer. Out of line: inside ``run(_:input:environment:)``
+  /// it paid the dispatch loop's large frame on every call.
+  @inline(never)
+  static func runGraph(_ program: Program, _ input: Input, _ env: inout Environment) throws(EvaluationError)
     -> Bool
   {
     let nodes = program.graphNodes

@@ -1,0 +1,84 @@
+import Foundation
+import SiftReference
+import Testing
+
+@testable import Sift
+
+/// The VM's fast paths against its general ones: the decision graph against the dispatch
+/// loop, the small-string word comparisons against bytes, the unboxing of `Any` against casts.
+@Suite("Fast paths")
+struct FastPathTests {
+  @Test(arguments: [
+    ("account IN %@ AND priority >= 3 AND NOT (sender ENDSWITH[c] '@spam.example') AND ANY tags == 'urgent'", true),
+    ("a == 1 OR (b == 2 AND NOT c == 3) OR TRUEPREDICATE", true), ("TRUEPREDICATE", true), ("NOT a == 1", true),
+    ("a == 1 AND b + 1 == 2", false), ("SUBQUERY(xs, $x, $x == 1).@count > 0", false), ("a == $v", false),
+  ])
+  func decisionGraphsAreMadeForTestsOnly(_ format: String, _ expected: Bool) throws {
+    let p = try SiftPredicate(format: format, arguments: format.contains("%@") ? [["a"]] : [])
+    #expect(p.program.hasGraph == expected, "\(format)\n\(p.bytecodeListing)")
+  }
+
+  /// Every random predicate of the differential test whose program has a graph: the graph
+  /// and the dispatch loop give the same result or error kind, and the error the same range.
+  @Test func theGraphAgreesWithTheDispatchLoop() throws {
+    var graphs = 0
+    for (format, object) in RandomCases.make(seed: 77, count: 20_000) {
+      guard let p = try? SiftPredicate(format: format), p.program.hasGraph else { continue }
+      graphs += 1
+      let viaGraph = Self.run(p, object, graph: true)
+      let viaLoop = Self.run(p, object, graph: false)
+      #expect("\(viaGraph)" == "\(viaLoop)", "\(format) on \(object.jsonText)")
+    }
+    #expect(graphs > 2_000)
+  }
+
+  static func run(_ p: SiftPredicate, _ object: SiftValue, graph: Bool) -> Result<Bool, EvaluationError> {
+    withUnsafePointer(to: object) { v in
+      var env = Environment(variables: nil, stepsLeft: p.options.limits.maxSteps)
+      return Result { () throws(EvaluationError) in
+        graph
+          ? try Machine.runGraph(p.program, .value(v), &env)
+          : try Machine.runBytecode(p.program, input: .value(v), environment: &env)
+      }
+    }
+  }
+
+  /// Strings in every representation: small, made with spare capacity (not small), long,
+  /// non-ASCII, decomposed; members likewise.
+  @Test func smallStringWordsAgreeWithBytes() throws {
+    #expect(SmallStringBits.isAvailable)
+    func variants(_ s: String) -> [String] {
+      var spare = s
+      spare.reserveCapacity(64)
+      return [s, spare, String(decoding: Array(s.utf8), as: UTF8.self), String(s[...])]
+    }
+    let words = ["", "a", "acct-1", "urgent", "Urgent", "123456789012345", "1234567890123456", "é", "e\u{301}", "zoë"]
+    for members in [["acct-1", "acct-4"], ["é", "1234567890123456", ""], ["urgent"], words] {
+      let set = StringSet(members, options: [])
+      for word in words {
+        for subject in variants(word) {
+          let expected = members.contains { $0.utf8.elementsEqual(subject.utf8) }
+          #expect(set.contains(subject) == expected, "\(subject.debugDescription) IN \(members)")
+          for member in members {
+            let needle = StringNeedle(member, options: [])
+            #expect(needle.matches(subject) == member.utf8.elementsEqual(subject.utf8), "\(subject) == \(member)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test func unboxingAgreesWithCasts() {
+    #expect(ExistentialPayload.isAvailable)
+    let values: [Any] = ["short", String(repeating: "x", count: 50), 42, 2.5, true, ["a"], ["k": 1] as [String: Any]]
+    #expect(ExistentialPayload.load(values[0], as: String.self) == "short")
+    #expect(ExistentialPayload.load(values[1], as: String.self) == String(repeating: "x", count: 50))
+    #expect(ExistentialPayload.load(values[2], as: Int.self) == 42)
+    #expect(ExistentialPayload.load(values[5], as: [String].self) == ["a"])
+    // An Any inside an Any: the container holds a box, so the cast is taken.
+    func twice<T>(_ x: T) -> Any { x as Any }
+    let nested = twice(values[0] as Any)
+    #expect(ExistentialPayload.typeID(nested) != ObjectIdentifier(String.self))
+    #expect(ExistentialPayload.load(nested, as: String.self) == "short")
+  }
+}
