@@ -186,6 +186,42 @@ struct TypedInputTests {
     }
   }
 
+  /// The README's example type and the errors it shows.
+  @Test func readmeExample() throws {
+    struct Mail: SiftTyped, Codable {
+      var sender: String
+      var priority: Int
+      var tags: [String]
+      var thread: String?
+
+      static let siftFields = SiftFields<Mail>()
+        .field("sender", \.sender)
+        .field("priority", \.priority)
+        .field("tags", \.tags)
+        .field("thread", \.thread)
+    }
+    let mail = Mail(sender: "a@b.c", priority: 4, tags: ["urgent"], thread: nil)
+    let urgentMail = try SiftPredicate(format: "priority >= 3 AND ANY tags == 'urgent'", for: Mail.self)
+    #expect(urgentMail.matches(mail))
+    #expect(try SiftPredicate(format: "priority >= 3 AND ANY tags == 'urgent'").evaluate(with: mail))
+    for (format, message, hint) in [
+      ("prority >= 3", "'prority' is not a field of Mail", "the fields of Mail are sender, priority, tags, thread"),
+      (
+        "priority BEGINSWITH 'a'", "BEGINSWITH cannot apply to 'priority' (Int in Mail): BEGINSWITH needs strings, not a number",
+        nil
+      ),
+    ] {
+      do {
+        _ = try SiftPredicate(format: format, for: Mail.self)
+        Issue.record("\(format) compiled")
+      } catch {
+        #expect(error.error.message == message)
+        if let hint { #expect(error.error.hint == hint) }
+        #expect(error.error.range.start == 0)
+      }
+    }
+  }
+
   @Test func errorsCarryTheRangeOfTheFailingPart() throws {
     let p = try SiftPredicate(format: "name == 'Ada' AND extra BEGINSWITH 'v'", for: Person.self)
     #expect(throws: EvaluationError.self) { try p.evaluate(with: Self.ada) }
