@@ -14,8 +14,11 @@ let package = Package(
     .target(name: "SiftSyntax", linkerSettings: [.linkedLibrary("m")]),
     // PCRE2 through a module map and a shim header (PCRE2_CODE_UNIT_WIDTH must be set before pcre2.h).
     .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // RE2 (Debian's libre2-dev) behind a small C interface: linear-time MATCHES for
+    // regular patterns.
+    .target(name: "CSiftRE2", linkerSettings: [.linkedLibrary("re2")]),
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
-    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2"]),
+    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2"]),
     // simdjson (Debian's libsimdjson-dev) behind a small C interface, for `sift filter`.
     // SIMDJSON_THREADS_ENABLED must match the library's build (simdjson.pc): it changes
     // the parser's layout.

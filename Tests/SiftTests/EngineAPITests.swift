@@ -141,8 +141,8 @@ import Testing
 
   @Test func kernelErrorsCarryTheirRange() throws {
     // One-test programs run without the dispatch loop; their errors still point at the test.
-    let p = try SiftPredicate(format: "SELF MATCHES '(a+)+$'")
-    let subject = String(repeating: "a", count: 30_000) + "b"
+    let p = try SiftPredicate(format: "SELF MATCHES '(a+)+b\\\\1c'")
+    let subject = String(repeating: "a", count: 30_000) + "bc"
     #expect(throws: EvaluationError.self) { try p.evaluate(with: subject) }
     do {
       _ = try p.evaluate(with: subject)
@@ -151,7 +151,7 @@ import Testing
       #expect(error.range == p.syntax.range)
     }
     let schema = SiftSchema(fields: ["subject"])
-    let r = try SiftPredicate(format: "subject MATCHES '(a+)+$'", options: CompileOptions(schema: schema))
+    let r = try SiftPredicate(format: "subject MATCHES '(a+)+b\\\\1c'", options: CompileOptions(schema: schema))
     do {
       _ = try r.evaluate(with: SiftRecord(schema: schema, values: [.string(subject)]))
       Issue.record("expected a regex error")

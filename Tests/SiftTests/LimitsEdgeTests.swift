@@ -39,13 +39,17 @@ import Testing
         == RegexLimits(matchLimit: 0, depthLimit: UInt32.max))
   }
 
-  /// A match that backtracks moderately: `(?:a|b)*bb` fails on "abab…" only after trying
-  /// every split.
-  static let backtrackingSubject: SiftValue = ["s": .string(String(repeating: "ab", count: 200)), "p": "(?:a|b)*bb"]
+  /// A match that backtracks moderately: `(?:a|b)*(b)\1` (`(?:a|b)*bb` with a back
+  /// reference, so it runs on PCRE2's backtracking, where the limit applies) fails on
+  /// "abab…" only after trying every split.
+  static let backtrackingSubject: SiftValue = [
+    "s": .string(String(repeating: "ab", count: 200)), "p": "(?:a|b)*(b)\\1",
+  ]
 
   /// The same match with a constant pattern (compiled with the predicate) and with a pattern
-  /// read at evaluation time: both get the configured limit.
-  @Test(arguments: ["s MATCHES '(?:a|b)*bb'", "s MATCHES p"])
+  /// read at evaluation time: both get the configured limit (below the scaled one for a
+  /// subject this short).
+  @Test(arguments: ["s MATCHES '(?:a|b)*(b)\\\\1'", "s MATCHES p"])
   func regexMatchLimitAtTheEdge(_ format: String) throws {
     func error(_ limit: Int) throws -> EvaluationError? {
       try Self.evaluationError(format, Self.backtrackingSubject, limits: EvaluationLimits(regexMatchLimit: limit))
@@ -64,7 +68,8 @@ import Testing
       try Self.evaluate(format, Self.backtrackingSubject, limits: EvaluationLimits(regexMatchLimit: edge)) == false)
     let failure = try #require(try error(edge - 1))
     #expect(failure.kind == .regex)
-    #expect(failure.message == "MATCHES: regular expression match limit (\(edge - 1)) exceeded")
+    #expect(
+      failure.message == "MATCHES: regular expression match limit (\(edge - 1) for a subject of 400 bytes) exceeded")
     #expect(failure.range == SourceRange(start: 0, end: format.utf8.count))
   }
 
@@ -74,7 +79,8 @@ import Testing
     let subject = String(repeating: "ab", count: 200)
     func failure(_ depth: UInt32) throws -> RegexFailure? {
       let regex = try RegexPattern(
-        "(a|b)*bb", caseInsensitive: false, limits: RegexLimits(matchLimit: 10_000_000, depthLimit: depth), jit: false)
+        "(a|b)*(b)\\2", caseInsensitive: false, limits: RegexLimits(matchLimit: 10_000_000, depthLimit: depth),
+        jit: false)
       #expect(!regex.usesJIT)
       do throws(RegexFailure) {
         let matched = try regex.matches(subject)
@@ -112,18 +118,25 @@ import Testing
     }
   }
 
-  /// `(a+)+$` against a long subject that does not match backtracks exponentially; the
-  /// default match limit ends it with a `regex` error well within a second.
-  @Test(arguments: ["s MATCHES '(a+)+$'", "s MATCHES p", "s MATCHES '(\\\\w+\\\\s?)*$'"])
-  func catastrophicPatternEndsWithAnError(_ format: String) throws {
+  /// `(a+)+$` against a long subject that does not match backtracks exponentially in PCRE2;
+  /// it is regular, so it runs on RE2 and is decided. A pattern that needs backtracking (a
+  /// back reference) ends with a `regex` error at the match limit scaled to the subject.
+  @Test(arguments: ["s MATCHES '(a+)+$'", "s MATCHES p", "s MATCHES '(\\w+\\s?)*$'"])
+  func catastrophicRegularPatternIsDecided(_ format: String) throws {
     let input: SiftValue = ["s": .string(String(repeating: "a", count: 30_000) + "b!"), "p": "(a+)+$"]
-    let clock = ContinuousClock()
-    var failure: EvaluationError?
-    let elapsed = try clock.measure { failure = try Self.evaluationError(format, input) }
+    #expect(try Self.evaluate(format, input) == false)
+    let p = try SiftPredicate(format: format)
+    #expect(p.program.regexes.allSatisfy { $0.engine == .re2 })
+  }
+
+  @Test func catastrophicBackreferenceEndsWithTheScaledLimit() throws {
+    let subject = String(repeating: "a", count: 30_000) + "bc"
+    let failure = try Self.evaluationError("s MATCHES '(a+)+b\\\\1c'", ["s": .string(subject)])
     #expect(failure?.kind == .regex)
-    #expect(failure?.message.hasPrefix("MATCHES: regular expression ") == true, "\(String(describing: failure))")
-    #expect(failure?.message.hasSuffix("limit (1000000) exceeded") == true, "\(String(describing: failure))")
-    #expect(elapsed < .seconds(1), "\(format) took \(elapsed)")
+    let scaled = (1 << 26) / subject.utf8.count
+    #expect(
+      failure?.message == "MATCHES: regular expression match limit (\(scaled) for a subject of 30002 bytes) exceeded",
+      "\(String(describing: failure))")
   }
 
   @Test func defaultRegexLimitsLetOrdinaryPatternsFinish() throws {

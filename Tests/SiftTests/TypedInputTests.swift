@@ -207,7 +207,8 @@ struct TypedInputTests {
     for (format, message, hint) in [
       ("prority >= 3", "'prority' is not a field of Mail", "the fields of Mail are sender, priority, tags, thread"),
       (
-        "priority BEGINSWITH 'a'", "BEGINSWITH cannot apply to 'priority' (Int in Mail): BEGINSWITH needs strings, not a number",
+        "priority BEGINSWITH 'a'",
+        "BEGINSWITH cannot apply to 'priority' (Int in Mail): BEGINSWITH needs strings, not a number",
         nil
       ),
     ] {

@@ -11,6 +11,7 @@
 // the first time that thread matches anything, so matching allocates nothing.
 
 import CPCRE2
+import CSiftRE2
 
 /// Match-time limits, so a catastrophic pattern fails quickly with an error instead of hanging.
 struct RegexLimits: Sendable, Hashable {
@@ -46,21 +47,45 @@ struct RegexFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// MATCHES: a compiled, whole-string, Unicode-aware regular expression. Sendable and shareable.
 ///
-/// A pattern of the form `.*literal.*` (literal without regex metacharacters, after unescaping `\.`
-/// and the like) is answered by a substring search that gives PCRE2's answer: the subject must
-/// contain the literal and no line terminator (`.` does not match those). With [c], only an ASCII
-/// literal is searched directly, and only in ASCII subjects; other subjects go to PCRE2, whose
-/// caseless matching uses simple Unicode case folding (so it differs from `CONTAINS[c]` for "ß").
-/// Any other `.*R.*` pattern (see `RegexLiteral.dotStarMiddle`) is answered, for subjects without
-/// line terminators, by an unanchored search for `R`, which PCRE2 starts with its first-character
-/// scan instead of backtracking over the greedy `.*`. An empty pattern never matches.
-final class RegexPattern: Sendable {
+/// How a pattern runs is decided once, from its syntax tree (``RegexNode``):
+/// - `.*literal.*` (literal without regex metacharacters, after unescaping `\.` and the like)
+///   is a substring search that gives PCRE2's answer: the subject must contain the literal and
+///   no line terminator (`.` does not match those). With [c], only an ASCII literal is searched
+///   directly, and only in ASCII subjects.
+/// - Every other pattern first looks for the literal its matches must contain (`.*invoice
+///   [0-9]+.*` needs `invoice `): a subject without it does not match, with no regex run.
+/// - A pattern over which backtracking is provably cheap (``RegexAnalysis``) runs on PCRE2's
+///   JIT, the fastest engine here; `.*R.*` runs as an unanchored search for `R` when that
+///   search is cheap and the subject has no line terminator.
+/// - Any other regular pattern runs on RE2, in time linear in the subject, when its meaning
+///   translates exactly (``RegexTranslation``).
+/// - The rest, among them the patterns that need backtracking features (back references,
+///   lookaround, atomic groups, possessive quantifiers, …), run on PCRE2 with a match limit
+///   scaled down for long subjects (``scaledMatchLimit(_:_:)``), so the work stays bounded.
+///
+/// An empty pattern never matches.
+final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRequired's memory
+  /// The ways a whole-string match runs.
+  enum Engine: Sendable, Equatable {
+    /// PCRE2's JIT (or interpreter): backtracking that is provably cheap for this pattern.
+    case backtrackingSafe
+    /// RE2: linear time.
+    case re2
+    /// PCRE2 with a match limit scaled to the subject: the pattern needs backtracking, or
+    /// it is regular but RE2 cannot say it with PCRE2's meaning. (PCRE2's own DFA matcher
+    /// was tried for those and dropped: it disagreed with PCRE2's backtracking answer on
+    /// `.` before U+2028 and on `^` after the start, under newline ANY.)
+    case backtrackingBounded
+  }
+
   /// The pattern text.
   let pattern: String
   /// Whether it was compiled with [c] (PCRE2_CASELESS).
   let caseInsensitive: Bool
   /// The match-time limits.
   let limits: RegexLimits
+  /// How a whole-string match runs (when no shortcut answers).
+  let engine: Engine
   /// The compiled code; nil for the empty pattern.
   private let code: CompiledRegex?
   /// `code` and `search` as plain handles (no retain on the matching path; the objects above own them).
@@ -71,15 +96,37 @@ final class RegexPattern: Sendable {
   /// For another `.*R.*` pattern: `R`, compiled for an unanchored search, used when the subject has
   /// no line terminator (then it gives the same answer without backtracking over the leading `.*`).
   private let search: CompiledRegex?
+  /// The literal every match contains (nil for none), searched before any engine runs.
+  private let required: StringNeedle?
+  /// Whether ``required`` begins every match of ``search``: the search then starts at the
+  /// literal's first occurrence instead of at the subject's start.
+  private let requiredStartsSearch: Bool
+  /// When the search is a literal then an ASCII class at least once (`invoice [0-9]+`),
+  /// the class's bytes: the search is answered by finding the literal and testing the
+  /// byte after each occurrence, with no regex run.
+  private let classAfterRequired: UnsafeBufferPointer<Bool>?
+  /// The pattern in RE2's syntax, compiled (for ``Engine/re2``).
+  private let re2: RE2Regex?
 
   /// True when the `.*literal.*` rewrite applied.
   var isLiteralSearch: Bool { literal != nil }
 
+  /// The literal every match must contain, as text (empty for none).
+  var requiredLiteral: String { required?.text ?? "" }
+
+  /// Whether a search is answered by a literal and the byte after it (no regex runs).
+  var isLiteralThenClass: Bool { classAfterRequired != nil }
+
+  deinit { classAfterRequired?.deallocate() }
+
   /// `jit: false` keeps PCRE2's interpreter, the fallback where the JIT is unavailable (so
-  /// tests can reach the depth limit, which only the interpreter honours).
-  init(_ pattern: String, caseInsensitive: Bool, limits: RegexLimits = RegexLimits(), jit: Bool = true)
-    throws(RegexFailure)
-  {
+  /// tests can reach the depth limit, which only the interpreter honours). `engine` forces
+  /// one engine (for tests comparing them); `allowRE2: false` skips building an RE2 (a
+  /// pattern known only at evaluation time, compiled once and used once).
+  init(
+    _ pattern: String, caseInsensitive: Bool, limits: RegexLimits = RegexLimits(), jit: Bool = true,
+    engine forced: Engine? = nil, allowRE2: Bool = true
+  ) throws(RegexFailure) {
     self.pattern = pattern
     self.caseInsensitive = caseInsensitive
     self.limits = limits
@@ -89,19 +136,61 @@ final class RegexPattern: Sendable {
       search = nil
       codeHandle = .none
       searchHandle = .none
+      required = nil
+      requiredStartsSearch = false
+      classAfterRequired = nil
+      re2 = nil
+      engine = .backtrackingSafe
       return
     }
     code = try CompiledRegex(pattern, caseInsensitive: caseInsensitive, anchored: true, jit: jit)
-    if let text = RegexLiteral.dotStarLiteral(pattern), caseInsensitive == false || text.utf8.allSatisfy({ $0 < 0x80 })
+    let tree = RegexParser.parse(RegexLiteral.translatingICUEscapes(pattern).0, caseInsensitive: caseInsensitive)
+    var chosen: Engine = .backtrackingBounded
+    if tree.isRegular && RegexAnalysis.isBacktrackingSafe(tree, search: false) { chosen = .backtrackingSafe }
+    var re2: RE2Regex? = nil
+    if tree.isRegular, chosen == .backtrackingBounded || forced == .re2, allowRE2 || forced == .re2,
+      let text = RegexTranslation.re2(tree)
+    {
+      re2 = RE2Regex(text)
+      if re2 != nil, forced == nil { chosen = .re2 }
+    }
+    if let forced {
+      guard forced != .re2 || re2 != nil else { throw RegexFailure(message: "no RE2 translation of \(pattern)") }
+      chosen = forced
+    }
+    engine = chosen
+    self.re2 = re2
+    let requiredScalars = RegexAnalysis.requiredLiteral(tree)
+    required =
+      requiredScalars.isEmpty ? nil : StringNeedle(String(String.UnicodeScalarView(requiredScalars)), options: [])
+    var startsSearch = false
+    var classBytes: [Bool]? = nil
+    if forced == nil, let text = RegexLiteral.dotStarLiteral(pattern),
+      caseInsensitive == false || text.utf8.allSatisfy({ $0 < 0x80 })
     {
       literal = StringNeedle(text, options: caseInsensitive ? [.caseInsensitive] : [])
       search = nil
     } else {
       literal = nil
-      search = RegexLiteral.dotStarMiddle(pattern).flatMap {
-        try? CompiledRegex($0, caseInsensitive: caseInsensitive, anchored: false, jit: jit)
-      }
+      // `.*R.*` as a search for R, when backtracking over R as a search is cheap.
+      search =
+        forced != nil
+        ? nil
+        : RegexLiteral.dotStarMiddle(pattern).flatMap { middle in
+          let translated = RegexLiteral.translatingICUEscapes(middle).0
+          let middleTree = RegexParser.parse(translated, caseInsensitive: caseInsensitive)
+          guard RegexAnalysis.isBacktrackingSafe(middleTree, search: true) else { return nil }
+          startsSearch = !requiredScalars.isEmpty && RegexAnalysis.startsWith(middleTree, requiredScalars)
+          if let (literal, bytes) = RegexAnalysis.literalThenClass(middleTree),
+            literal == Array(String(String.UnicodeScalarView(requiredScalars)).utf8)
+          {
+            classBytes = bytes
+          }
+          return try? CompiledRegex(middle, caseInsensitive: caseInsensitive, anchored: false, jit: jit)
+        }
     }
+    requiredStartsSearch = startsSearch
+    classAfterRequired = classBytes.map { UnsafeBufferPointer(frozenCopyOf: $0) { $0 } }
     codeHandle = code?.handle ?? .none
     searchHandle = search?.handle ?? .none
   }
@@ -116,17 +205,66 @@ final class RegexPattern: Sendable {
   /// limit).
   func matches(_ subject: String) throws(RegexFailure) -> Bool {
     if codeHandle.isNone { return false }
-    let rc: Int32 = withUTF8Bytes(subject) { s in
-      if let literal {
-        if let answer = literalMatch(s, literal) { return answer ? 1 : PCRE2_ERROR_NOMATCH }
-      } else if !searchHandle.isNone && !ByteOps.hasLineTerminator(s) {
-        return searchHandle.match(s, limits)
-      }
-      return codeHandle.match(s, limits)
-    }
+    let rc: Int32 = withUTF8Bytes(subject) { s in matches(bytes: s) }
     if rc >= 0 { return true }  // 0: matched, ovector too small for the groups (we ask for none)
     if rc == PCRE2_ERROR_NOMATCH { return false }
-    throw RegexFailure.matchFailure(rc, limits)
+    throw RegexFailure.matchFailure(rc, limits, subjectLength: subject.utf8.count, engine: engine)
+  }
+
+  /// PCRE2's result code for the whole of `s`: >= 0 matched, NOMATCH, or an error.
+  private func matches(bytes s: UnsafeBufferPointer<UInt8>) -> Int32 {
+    var start = 0
+    if let literal {
+      if let answer = literalMatch(s, literal) { return answer ? 1 : PCRE2_ERROR_NOMATCH }
+    } else if let required {
+      guard let offset = required.firstOffset(in: s) else { return PCRE2_ERROR_NOMATCH }
+      if requiredStartsSearch { start = offset }
+    }
+    if !searchHandle.isNone && !ByteOps.hasLineTerminator(s) {
+      if let classAfterRequired, let required {
+        return Self.literalThenClass(s, required, classAfterRequired, from: start) ? 1 : PCRE2_ERROR_NOMATCH
+      }
+      return searchHandle.match(s, limits, from: start)
+    }
+    switch engine {
+    case .backtrackingSafe: return codeHandle.match(s, limits)
+    case .re2: return re2!.fullMatch(s) ? 1 : PCRE2_ERROR_NOMATCH
+    case .backtrackingBounded: return codeHandle.match(s, Self.scaledLimits(limits, s.count))
+    }
+  }
+
+  /// Whether the occurrence of `literal` at `start`, or a later one, is followed by a byte
+  /// of the ASCII class: the search `literal[class]+` without a regex.
+  private static func literalThenClass(
+    _ s: UnsafeBufferPointer<UInt8>, _ literal: StringNeedle, _ bytes: UnsafeBufferPointer<Bool>, from start: Int
+  ) -> Bool {
+    // `start` is an occurrence (the prefilter found it); later ones are searched for.
+    let m = literal.text.utf8.count
+    var at = start
+    while true {
+      let after = at + m
+      if after < s.count, s[after] < 0x80, bytes[Int(s[after])] { return true }
+      guard at + 1 < s.count, let next = literal.firstOffset(in: UnsafeBufferPointer(rebasing: s[(at + 1)...])) else {
+        return false
+      }
+      at += 1 + next
+    }
+  }
+
+  /// The limits of a backtracking match over `length` bytes: PCRE2's match limit counts
+  /// backtracking steps, and one step may scan the whole subject, so the limit shrinks as
+  /// the subject grows, keeping steps × length within about 64 MiB of work.
+  static func scaledLimits(_ limits: RegexLimits, _ length: Int) -> RegexLimits {
+    var scaled = limits
+    scaled.matchLimit = scaledMatchLimit(limits.matchLimit, length)
+    return scaled
+  }
+
+  /// ``scaledLimits(_:_:)``'s match limit: the configured one, at most 2^26 / length and
+  /// at least 1,000.
+  static func scaledMatchLimit(_ limit: UInt32, _ length: Int) -> UInt32 {
+    let budget = (1 << 26) / max(length, 1)
+    return min(limit, UInt32(clamping: max(1_000, budget)))
   }
 
   /// PCRE2's answer for `.*literal.*` by searching, or nil when only PCRE2 can tell (caseless and a
@@ -139,6 +277,37 @@ final class RegexPattern: Sendable {
     // A match found on ASCII bytes is a PCRE2 match whatever surrounds it.
     if literal.occursVerbatim(in: s) { return !ByteOps.hasLineTerminator(s) }
     return ASCIIBytes.isASCII(s) ? false : nil
+  }
+}
+
+/// Owns a compiled RE2. Immutable after init; RE2 matches from any number of threads.
+final class RE2Regex: @unchecked Sendable {
+  private let re: OpaquePointer
+
+  /// RE2's memory for the pattern and its lazily built DFA.
+  static let maxMemory = 8 << 20
+
+  init?(_ pattern: String) {
+    guard
+      let re = withUTF8Bytes(
+        pattern,
+        { p in
+          p.baseAddress.flatMap { base in
+            base.withMemoryRebound(to: CChar.self, capacity: p.count) { sift_re2_compile($0, p.count, Self.maxMemory) }
+          }
+        })
+    else { return nil }
+    self.re = re
+  }
+
+  deinit { sift_re2_free(re) }
+
+  @inline(__always)
+  func fullMatch(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+    let base = s.baseAddress ?? RegexThreadState.emptySubject
+    return base.withMemoryRebound(to: CChar.self, capacity: max(s.count, 1)) {
+      sift_re2_full_match(re, $0, s.count) == 1
+    }
   }
 }
 
@@ -184,16 +353,19 @@ final class CompiledRegex: @unchecked Sendable {
     @inline(__always) var isNone: Bool { address == 0 }
 
     /// Runs one match with this thread's match data; returns PCRE2's result code.
+    /// `from`: the offset where an unanchored search may start (a match cannot start
+    /// before it).
     @inline(__always)
-    func match(_ s: UnsafeBufferPointer<UInt8>, _ limits: RegexLimits) -> Int32 {
+    func match(_ s: UnsafeBufferPointer<UInt8>, _ limits: RegexLimits, from start: Int = 0) -> Int32 {
       let code = OpaquePointer(bitPattern: address)
       let state = RegexThreadState.current(limits)
       let subject = s.baseAddress ?? RegexThreadState.emptySubject
       if jit {
-        return pcre2_jit_match_8(code, subject, s.count, 0, 0, state.pointee.matchData, state.pointee.matchContext)
+        return pcre2_jit_match_8(code, subject, s.count, start, 0, state.pointee.matchData, state.pointee.matchContext)
       }
       return pcre2_match_8(
-        code, subject, s.count, 0, UInt32(PCRE2_NO_UTF_CHECK), state.pointee.matchData, state.pointee.matchContext)
+        code, subject, s.count, start, UInt32(PCRE2_NO_UTF_CHECK), state.pointee.matchData,
+        state.pointee.matchContext)
     }
   }
 }
@@ -209,8 +381,16 @@ extension RegexFailure {
 
   /// The failure for a negative pcre2 match result other than "no match".
   @inline(never)
-  static func matchFailure(_ rc: Int32, _ limits: RegexLimits) -> RegexFailure {
+  static func matchFailure(
+    _ rc: Int32, _ limits: RegexLimits, subjectLength: Int = 0, engine: RegexPattern.Engine = .backtrackingSafe
+  )
+    -> RegexFailure
+  {
     switch rc {
+    case PCRE2_ERROR_MATCHLIMIT where engine == .backtrackingBounded:
+      let scaled = RegexPattern.scaledMatchLimit(limits.matchLimit, subjectLength)
+      return RegexFailure(
+        message: "regular expression match limit (\(scaled) for a subject of \(subjectLength) bytes) exceeded")
     case PCRE2_ERROR_MATCHLIMIT:
       return RegexFailure(message: "regular expression match limit (\(limits.matchLimit)) exceeded")
     case PCRE2_ERROR_DEPTHLIMIT:

@@ -370,6 +370,17 @@ final class StringNeedle: Sendable {
     count > 0 && s.count >= count && find(s.baseAddress!, s.count) { _ in true }
   }
 
+  /// The offset of the first verbatim occurrence of the needle's bytes in `s`, or nil.
+  func firstOffset(in s: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard count > 0, s.count >= count else { return nil }
+    var found: Int? = nil
+    _ = find(s.baseAddress!, s.count) { offset in
+      found = offset
+      return true
+    }
+    return found
+  }
+
   // MARK: Non-ASCII subjects: fold, then the [c]/[d] definitions
 
   @inline(never)
