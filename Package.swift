@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "SiftBenchmarks",
-      dependencies: ["Sift", "SiftFocus", "CPCRE2", "MallocCounter"],
+      dependencies: ["Sift", "SiftFocus", "SiftCommandLine", "CPCRE2", "MallocCounter"],
       path: "Benchmarks/SiftBenchmarks"
     ),
     // The tree-walking reference evaluator: the oracle of the differential tests and fuzzing.

@@ -7,7 +7,9 @@ func benchmarkMain() -> Int32 {
   if !options.json { print("Sift benchmarks (release build expected; median of rounds)") }
   ParseBenchmarks.run(options)
   CompileBenchmarks.run(options)
-  return EvaluationBenchmarks.run(options) ? 0 : 1
+  let ok = EvaluationBenchmarks.run(options)
+  AdversarialBenchmarks.run(options)
+  return ok ? 0 : 1
 }
 
 exit(benchmarkMain())

@@ -6,7 +6,9 @@
 #include <simdjson.h>
 
 #include <new>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 static_assert(SIFT_JSON_PADDING == simdjson::SIMDJSON_PADDING, "padding must match simdjson's");
@@ -151,6 +153,77 @@ int sift_json_value_at(sift_json_parser *parser, const sift_json_key *path, size
   walk(element, parser->events);
   *events = parser->events.data();
   *count = parser->events.size();
+  return SIFT_JSON_OK;
+}
+
+struct sift_json_record_plan {
+  std::vector<std::string> keys;
+  // Above a few keys, a hash lookup per field beats comparing each field with every key.
+  std::unordered_map<std::string_view, size_t> index;
+  bool hashed = false;
+  // Per document: the last field found for each key.
+  std::vector<simdjson::dom::element> found;
+  std::vector<unsigned char> present;
+  std::vector<sift_json_span> spans;
+};
+
+namespace {
+constexpr size_t linearKeys = 8;
+
+size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
+  if (plan.hashed) {
+    auto it = plan.index.find(key);
+    return it == plan.index.end() ? SIZE_MAX : it->second;
+  }
+  for (size_t i = 0; i < plan.keys.size(); i++) {
+    if (plan.keys[i] == key) return i;
+  }
+  return SIZE_MAX;
+}
+}  // namespace
+
+sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, size_t count) {
+  try {
+    auto *plan = new sift_json_record_plan();
+    plan->keys.reserve(count);
+    for (size_t i = 0; i < count; i++) plan->keys.emplace_back(keys[i].ptr, keys[i].len);
+    plan->hashed = count > linearKeys;
+    if (plan->hashed) {
+      plan->index.reserve(count);
+      // The map's views point into `keys`, which is never resized again.
+      for (size_t i = 0; i < count; i++) plan->index.emplace(std::string_view(plan->keys[i]), i);
+    }
+    plan->found.resize(count);
+    plan->present.resize(count);
+    plan->spans.resize(count);
+    return plan;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void sift_json_record_plan_destroy(sift_json_record_plan *plan) { delete plan; }
+
+int sift_json_record(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_event **events,
+                     const sift_json_span **spans) {
+  if (!parser->parsed) return SIFT_JSON_NO_PARSE;
+  simdjson::dom::object object;
+  if (parser->root.get_object().get(object)) return SIFT_JSON_MISSING;
+  std::fill(plan->present.begin(), plan->present.end(), 0);
+  for (simdjson::dom::key_value_pair field : object) {
+    size_t slot = slotOf(*plan, field.key);
+    if (slot == SIZE_MAX) continue;
+    plan->found[slot] = field.value;
+    plan->present[slot] = 1;
+  }
+  parser->events.clear();
+  for (size_t i = 0; i < plan->keys.size(); i++) {
+    size_t first = parser->events.size();
+    if (plan->present[i]) walk(plan->found[i], parser->events);
+    plan->spans[i] = sift_json_span{first, parser->events.size() - first};
+  }
+  *events = parser->events.data();
+  *spans = plan->spans.data();
   return SIFT_JSON_OK;
 }
 

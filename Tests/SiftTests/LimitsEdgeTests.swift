@@ -68,9 +68,62 @@ import Testing
       try Self.evaluate(format, Self.backtrackingSubject, limits: EvaluationLimits(regexMatchLimit: edge)) == false)
     let failure = try #require(try error(edge - 1))
     #expect(failure.kind == .regex)
-    #expect(
-      failure.message == "MATCHES: regular expression match limit (\(edge - 1) for a subject of 400 bytes) exceeded")
+    #expect(failure.message == "MATCHES: regular expression match limit (\(edge - 1)) exceeded")
     #expect(failure.range == SourceRange(start: 0, end: format.utf8.count))
+  }
+
+  /// A backtracking match pays for its tiers of match limit as it climbs them: the
+  /// budget that lets it finish is the subject's bytes, every tier whose limit is too small
+  /// (each 8 times the one before), and the steps the match needs at the last tier's price
+  /// (a tier the budget cannot pay in full gets the limit it can pay); one step less stops it.
+  @Test(arguments: ["s MATCHES '(?:a|b)*(b)\\\\1'", "s MATCHES p"])
+  func backtrackingPaysForEachTier(_ format: String) throws {
+    let subject = String(repeating: "ab", count: 2_000)
+    let input: SiftValue = ["s": .string(subject), "p": "(?:a|b)*(b)\\1"]
+    let steps = try #require(try Self.matchSteps("(?:a|b)*(b)\\1", subject))
+    #expect(steps > Int(RegexPattern.firstTierLimit(subject.utf8.count)), "the match needs more than the first tier")
+    // A pattern read at evaluation time is compiled then: its bytes / 8.
+    let compile = format.hasSuffix(" p") ? "(?:a|b)*(b)\\1".utf8.count / 8 : 0
+    let charge = compile + subject.utf8.count / 64 + Self.backtrackingCharge(steps, subject.utf8.count)
+    #expect(try Self.evaluate(format, input, limits: EvaluationLimits(maxSteps: charge)) == false)
+    let over = try #require(try Self.evaluationError(format, input, limits: EvaluationLimits(maxSteps: charge - 1)))
+    #expect(over.kind == .limitExceeded)
+  }
+
+  /// The match steps PCRE2 needs to decide `pattern` on `subject`: the smallest match limit
+  /// under which it finishes (nil: more than a million).
+  static func matchSteps(_ pattern: String, _ subject: String) throws -> Int? {
+    func finishes(_ limit: Int) throws -> Bool {
+      let regex = try RegexPattern(pattern, caseInsensitive: false, limits: RegexLimits(matchLimit: UInt32(limit)))
+      var budget = Int.max
+      do throws(RegexFailure) {
+        _ = try regex.matches(subject, stepsLeft: &budget)
+        return true
+      } catch {
+        return false
+      }
+    }
+    guard try finishes(1_000_000) else { return nil }
+    var (low, high) = (1, 1_000_000)
+    while low < high {
+      let mid = (low + high) / 2
+      if try finishes(mid) { high = mid } else { low = mid + 1 }
+    }
+    return low
+  }
+
+  /// What a backtracking match that needs `steps` match steps on `n` bytes is charged at
+  /// the smallest budget that lets it finish: every tier whose limit is too small, then the
+  /// steps at the last tier's price.
+  static func backtrackingCharge(_ steps: Int, _ n: Int) -> Int {
+    let perStep = RegexPattern.stepsPerMatchStep(n)
+    var tier = Int(RegexPattern.firstTierLimit(n))
+    var charge = 0
+    while tier < steps {
+      charge += tier * perStep
+      tier *= 8
+    }
+    return charge + steps * perStep
   }
 
   /// The depth limit binds PCRE2's interpreter (the JIT ignores it and is bounded by its
@@ -120,7 +173,7 @@ import Testing
 
   /// `(a+)+$` against a long subject that does not match backtracks exponentially in PCRE2;
   /// it is regular, so it runs on RE2 and is decided. A pattern that needs backtracking (a
-  /// back reference) ends with a `regex` error at the match limit scaled to the subject.
+  /// back reference) climbs its tiers until the step budget cannot pay for the next one.
   @Test(arguments: ["s MATCHES '(a+)+$'", "s MATCHES p", "s MATCHES '(\\w+\\s?)*$'"])
   func catastrophicRegularPatternIsDecided(_ format: String) throws {
     let input: SiftValue = ["s": .string(String(repeating: "a", count: 30_000) + "b!"), "p": "(a+)+$"]
@@ -129,14 +182,16 @@ import Testing
     #expect(p.program.regexes.allSatisfy { $0.engine == .re2 })
   }
 
-  @Test func catastrophicBackreferenceEndsWithTheScaledLimit() throws {
+  @Test func catastrophicBackreferenceStopsAtTheStepBudget() throws {
     let subject = String(repeating: "a", count: 30_000) + "bc"
-    let failure = try Self.evaluationError("s MATCHES '(a+)+b\\\\1c'", ["s": .string(subject)])
-    #expect(failure?.kind == .regex)
-    let scaled = (1 << 26) / subject.utf8.count
-    #expect(
-      failure?.message == "MATCHES: regular expression match limit (\(scaled) for a subject of 30002 bytes) exceeded",
-      "\(String(describing: failure))")
+    let format = "s MATCHES '(a+)+b\\\\1c'"
+    let failure = try Self.evaluationError(format, ["s": .string(subject)])
+    #expect(failure?.kind == .limitExceeded, "\(String(describing: failure))")
+    // With the budget out of the way, the configured match limit ends it.
+    let limits = EvaluationLimits(maxSteps: Int.max, regexMatchLimit: 20_000)
+    let limited = try Self.evaluationError(format, ["s": .string(subject)], limits: limits)
+    #expect(limited?.kind == .regex)
+    #expect(limited?.message == "MATCHES: regular expression match limit (20000) exceeded")
   }
 
   @Test func defaultRegexLimitsLetOrdinaryPatternsFinish() throws {
@@ -261,11 +316,12 @@ import Testing
     ("xs != big", n),
     ("xs == ys", 0),
     ("xs == {1, 2, 3}", 0),
-    ("SUBQUERY(xs, $x, $x IN ys).@count > 0", n + n * m),
+    // A SUBQUERY element costs 1 + its subpredicate's instructions / 4 (4 here: 2 steps).
+    ("SUBQUERY(xs, $x, $x IN ys).@count > 0", 2 * n + n * m),
     ("ANY xs IN ys", n + m),  // xs[0] is in ys: ANY stops there
     ("NONE xs IN {-1, -2}", n + 2 * n),
-    ("SUBQUERY(xs, $x, ANY ys == $x).@count > 0", n + n * m),
-    ("SUBQUERY(ys, $y, SUBQUERY(xs, $x, $x == $y).@count == 1).@count == 10", m + m * n),
+    ("SUBQUERY(xs, $x, ANY ys == $x).@count > 0", 2 * n + n * m),
+    ("SUBQUERY(ys, $y, SUBQUERY(xs, $x, $x == $y).@count == 1).@count == 10", 2 * m + 2 * m * n),
   ]
 
   /// Every collection walk with the steps it takes (n = 1,000 elements in xs, recs and big,
@@ -376,6 +432,17 @@ import Testing
     #expect(error.kind == .typeMismatch)
     #expect(error.message == "no key 'a' on a number")
     #expect(try SiftPredicate(format: path + " == nil").evaluate(with: Self.nestedDictionary(9_999, leaf: [:])))
+  }
+
+  /// A key path of 100,000 components (200 KB) parses, prints and compiles: the parser
+  /// appends each key in place (it rebuilt the key array per component, 39 s for this).
+  @Test func hundredThousandKeyPath() throws {
+    let path = Array(repeating: "a", count: 100_000).joined(separator: ".")
+    let syntax = try PredicateSyntax(parsing: path + " == 1")
+    #expect(syntax.predicateFormat == path + " == 1")
+    let p = try SiftPredicate(syntax: syntax)
+    #expect(try p.evaluate(with: ["a": ["a": ["b": 1]]] as SiftValue) == false)
+    #expect(try p.evaluate(with: [:] as SiftValue) == false)
   }
 
   /// JSON nested exactly `maxDepth` (512) deep reads and evaluates; one level more is a
@@ -571,5 +638,122 @@ import Testing
         _ = try SiftValue.readWithMemberRanges(json: buffer)
       }
     }
+  }
+}
+
+/// String work is charged by the bytes it touches (``Cost``), the same through every input
+/// kind: at exactly the charge the evaluation finishes, one step less it fails.
+@Suite("Limits: string work")
+struct StringWorkLimitTests {
+  struct Holder: SiftTyped {
+    var s: String
+    static let siftFields = SiftFields<Holder>().field("s", \.s)
+  }
+
+  static let subject = String(repeating: "a", count: 6_400)
+
+  static let charges: [(String, Int)] = [
+    ("s CONTAINS 'x'", 100), ("s CONTAINS[c] 'x'", 800), ("s BEGINSWITH 'b'", 100), ("s ENDSWITH[d] 'b'", 800),
+    ("s == 'a'", 100), ("s IN {'a', 'b'}", 100), ("s IN[c] {'a', 'b'}", 800), ("s LIKE '*x*'", 100),
+    ("s LIKE 'a*a*a*a*a*a*a*a*x'", 100 * (1 + 17 / 8)), ("s MATCHES '.*x.*'", 100), ("s MATCHES 'a+x'", 100),
+    ("s MATCHES '(a)\\\\1*'", 100 + backreferenceCharge), ("s < 'b'", 100), ("s ==[c] 'b'", 800),
+    ("uppercase(s) == 'c'", 800 + 100),
+  ]
+
+  /// What `(a)\1*` on the subject is charged for its backtracking.
+  static let backreferenceCharge = LimitsEdgeTests.backtrackingCharge(
+    try! LimitsEdgeTests.matchSteps("(a)\\1*", subject)!, subject.utf8.count)
+
+  static func outcome(_ body: () throws(EvaluationError) -> Bool) -> String {
+    do throws(EvaluationError) { return "\(try body())" } catch { return error.kind.rawValue }
+  }
+
+  /// The outcome through each input kind, with `maxSteps`.
+  static func outcomes(_ format: String, _ steps: Int) throws -> [String] {
+    let limits = EvaluationLimits(maxSteps: steps)
+    let plain = try SiftPredicate(format: format, options: CompileOptions(limits: limits))
+    let schema = SiftSchema(fields: ["s"])
+    let bound = try SiftPredicate(format: format, options: CompileOptions(schema: schema, limits: limits))
+    let typed = try SiftPredicate(format: format, for: Holder.self, options: CompileOptions(limits: limits))
+    let selfFormat = format.replacingOccurrences(of: "s ", with: "SELF ").replacingOccurrences(
+      of: "(s)", with: "(SELF)")
+    let kernel = try SiftPredicate(format: selfFormat, options: CompileOptions(limits: limits))
+    let foundation: [String: Any] = ["s": subject]
+    return [
+      outcome { () throws(EvaluationError) in try plain.evaluate(with: ["s": .string(subject)] as SiftValue) },
+      outcome { () throws(EvaluationError) in
+        try bound.evaluate(with: SiftRecord(schema: schema, values: [.string(subject)]))
+      },
+      outcome { () throws(EvaluationError) in try typed.evaluate(with: Holder(s: subject)) },
+      outcome { () throws(EvaluationError) in try plain.evaluate(with: foundation) },
+      outcome { () throws(EvaluationError) in try kernel.evaluate(with: subject) },
+    ]
+  }
+
+  @Test(arguments: charges)
+  func stringWorkAtTheBudget(_ format: String, _ steps: Int) throws {
+    let fits = try Self.outcomes(format, steps)
+    #expect(!fits.contains("limitExceeded"), "\(format) at \(steps): \(fits)")
+    #expect(Set(fits).count == 1, "\(format): input kinds disagree: \(fits)")
+    let over = try Self.outcomes(format, steps - 1)
+    #expect(over.allSatisfy { $0 == "limitExceeded" }, "\(format) at \(steps - 1): \(over) (fits: \(fits))")
+  }
+
+  /// The issue's case: a SUBQUERY whose body searches a 1 MiB string stops at the budget
+  /// after a few dozen elements, with the range of the part that ran out.
+  @Test func searchesOfALongStringInsideASubqueryStop() throws {
+    let long = String(repeating: "a", count: 1 << 20)
+    let input: SiftValue = ["s": .string(long), "xs": .array((0..<11_500).map { .string("x\($0)") })]
+    let format = "SUBQUERY(xs, $x, s CONTAINS $x).@count > 0"
+    let p = try SiftPredicate(format: format)
+    do throws(EvaluationError) {
+      _ = try p.evaluate(with: input)
+      Issue.record("finished")
+    } catch {
+      #expect(error.kind == .limitExceeded)
+      #expect(error.range.start == 17, "\(error.range)")
+    }
+  }
+}
+
+/// A predicate too large to compile fails before code generation, with the size it needs
+/// (an OR of `k` comparisons needs `2k` instructions: a test and a jump each, less one jump,
+/// plus the final `ret`); constant MATCHES patterns are capped by
+/// ``EvaluationLimits/maxCompiledPatterns``.
+@Suite("Limits: compile size")
+struct CompileSizeLimitTests {
+  static func orChain(_ k: Int, _ term: (Int) -> String) -> String { (0..<k).map(term).joined(separator: " OR ") }
+
+  @Test func instructionsAtTheEdge() throws {
+    // 32,767 comparisons: 65,534 instructions at least, under the 16-bit limit.
+    let fits = try SiftPredicate(format: Self.orChain(32_767) { "a == \($0)" })
+    #expect(try fits.evaluate(with: ["a": 32_766] as SiftValue))
+    #expect(try fits.evaluate(with: ["a": 32_767] as SiftValue) == false)
+    #expect {
+      _ = try SiftPredicate(format: Self.orChain(32_768) { "a == \($0)" })
+    } throws: { error in
+      (error as? PredicateSyntaxError)?.error.message
+        == "predicate is too large to compile (it needs at least 65536 instructions; the limit is 65535)"
+    }
+  }
+
+  @Test(arguments: [3, 4_096])
+  func compiledPatternsAtTheEdge(_ limit: Int) throws {
+    let options = CompileOptions(limits: EvaluationLimits(maxCompiledPatterns: limit))
+    let fits = try SiftPredicate(format: Self.orChain(limit) { "s MATCHES 'x\($0)+y'" }, options: options)
+    #expect(try fits.evaluate(with: ["s": "x2y"] as SiftValue))
+    #expect {
+      _ = try SiftPredicate(format: Self.orChain(limit + 1) { "s MATCHES 'x\($0)+y'" }, options: options)
+    } throws: { error in
+      (error as? PredicateSyntaxError)?.error.message
+        == "predicate has \(limit + 1) MATCHES patterns; the limit is \(limit)"
+    }
+  }
+
+  /// The limit travels with an encoded predicate.
+  @Test func compiledPatternsLimitIsEncoded() throws {
+    let limits = EvaluationLimits(maxCompiledPatterns: 7)
+    let data = try JSONEncoder().encode(limits)
+    #expect(try JSONDecoder().decode(EvaluationLimits.self, from: data) == limits)
   }
 }

@@ -138,11 +138,20 @@ public struct EvaluationLimits: Hashable, Sendable, Codable {
   /// `regex` error. Values are clamped to `0...UInt32.max`. Default 10,000.
   public var regexDepthLimit: Int
 
+  /// Constant MATCHES patterns one predicate may hold: each is compiled, and JIT-compiled
+  /// or translated for RE2, with the predicate (about 30 µs each). Past it compiling fails
+  /// with a ``SyntaxError``, before any pattern is compiled. Default 4,096.
+  public var maxCompiledPatterns: Int
+
   /// Creates limits; every parameter has the documented default.
-  public init(maxSteps: Int = 1_000_000, regexMatchLimit: Int = 1_000_000, regexDepthLimit: Int = 10_000) {
+  public init(
+    maxSteps: Int = 1_000_000, regexMatchLimit: Int = 1_000_000, regexDepthLimit: Int = 10_000,
+    maxCompiledPatterns: Int = 4_096
+  ) {
     self.maxSteps = maxSteps
     self.regexMatchLimit = regexMatchLimit
     self.regexDepthLimit = regexDepthLimit
+    self.maxCompiledPatterns = maxCompiledPatterns
   }
 
   /// The limits PCRE2 is given.
@@ -150,7 +159,7 @@ public struct EvaluationLimits: Hashable, Sendable, Codable {
     RegexLimits(matchLimit: UInt32(clamping: regexMatchLimit), depthLimit: UInt32(clamping: regexDepthLimit))
   }
 
-  private enum CodingKeys: String, CodingKey { case maxSteps, regexMatchLimit, regexDepthLimit }
+  private enum CodingKeys: String, CodingKey { case maxSteps, regexMatchLimit, regexDepthLimit, maxCompiledPatterns }
 
   /// Decodes limits; a missing limit (as in data written before it existed) has its default.
   public init(from decoder: any Decoder) throws {
@@ -159,6 +168,8 @@ public struct EvaluationLimits: Hashable, Sendable, Codable {
     maxSteps = try c.decodeIfPresent(Int.self, forKey: .maxSteps) ?? defaults.maxSteps
     regexMatchLimit = try c.decodeIfPresent(Int.self, forKey: .regexMatchLimit) ?? defaults.regexMatchLimit
     regexDepthLimit = try c.decodeIfPresent(Int.self, forKey: .regexDepthLimit) ?? defaults.regexDepthLimit
+    maxCompiledPatterns =
+      try c.decodeIfPresent(Int.self, forKey: .maxCompiledPatterns) ?? defaults.maxCompiledPatterns
   }
 
   /// Encodes every limit.
@@ -167,5 +178,6 @@ public struct EvaluationLimits: Hashable, Sendable, Codable {
     try c.encode(maxSteps, forKey: .maxSteps)
     try c.encode(regexMatchLimit, forKey: .regexMatchLimit)
     try c.encode(regexDepthLimit, forKey: .regexDepthLimit)
+    try c.encode(maxCompiledPatterns, forKey: .maxCompiledPatterns)
   }
 }

@@ -92,6 +92,28 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       program: program)
   }
 
+  /// Compiles a syntax tree already parsed (or built), its arguments bound: the tree a
+  /// service parsed once to inspect, compiled without parsing its text again. ``format`` is
+  /// then the tree's canonical text.
+  public init(syntax: PredicateSyntax, options: CompileOptions = CompileOptions()) throws(PredicateSyntaxError) {
+    try self.init(syntax: syntax, format: nil, options: options)
+  }
+
+  /// ``init(syntax:options:)`` with the text the tree was parsed from, for diagnostics
+  /// (nil: the tree's canonical text).
+  package init(syntax: PredicateSyntax, format: String?, options: CompileOptions) throws(PredicateSyntaxError) {
+    let program: Program
+    do {
+      program = try Compiler.compile(
+        syntax, slots: options.slotResolver, functions: options.functions, limits: options.limits)
+    } catch {
+      throw PredicateSyntaxError(error, source: format ?? syntax.predicateFormat)
+    }
+    storage = Storage(
+      format: format ?? syntax.predicateFormat, arguments: [], substitutions: [:], options: options, syntax: syntax,
+      program: program)
+  }
+
   /// The canonical text (Apple's `predicateFormat`).
   public var predicateFormat: String { syntax.predicateFormat }
 
@@ -212,7 +234,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     // The Focus hot path: a one-test program builds no variables dictionary (a default
     // argument is built at every call; 145 -> 130 instructions for W1).
     if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
-      return (try? Machine.runKernel(kernel, storage.program, string)) ?? false
+      return (try? Machine.runKernel(kernel, storage.program, string))
+        ?? false
     }
     return (try? run(.string(string), variables: Dictionary())) ?? false
   }

@@ -30,6 +30,10 @@ struct Instruction: Hashable, Sendable {
 
   /// For the test instructions: the quantifier in the low two bits of `d` (0 none, 1 ANY, 2 ALL).
   @inline(__always) var quantifier: Int { Int(UInt8(truncatingIfNeeded: bits >> 56) & 3) }
+  /// For the test instructions: how their string work is charged (bits 4–5 of `d`).
+  @inline(__always) var costClass: StringCostClass {
+    unsafeBitCast(UInt8(truncatingIfNeeded: bits >> 60) & 3, to: StringCostClass.self)
+  }
   /// For the test instructions: where the subject `a` is read from (bits 2–3 of `d`).
   @inline(__always) var source: SubjectSource {
     // Two bits, four cases: every value is valid.
@@ -49,11 +53,27 @@ enum SubjectSource: UInt8, Sendable {
   /// the input's key `names[a]`
   case root = 3
 
-  /// `d` for a test instruction with this source and a quantifier code.
-  func modifier(quantifier: Int) -> Int { Int(rawValue) << 2 | quantifier }
+  /// `d` for a test instruction with this source, a quantifier code and the class of its
+  /// string work in the cost model (bits 4–5).
+  func modifier(quantifier: Int, cost: StringCostClass = .bytes) -> Int {
+    Int(cost.rawValue) << 4 | Int(rawValue) << 2 | quantifier
+  }
 }
 
 /// Operand limits that follow from the encoding.
 enum InstructionLimits {
   static let maxOperand = Int(UInt16.max)
+}
+
+/// How a test instruction's string work is charged (``Cost``), decided at compile time so
+/// the VM reads it from the instruction instead of from the pools.
+enum StringCostClass: UInt8, Sendable {
+  /// Bytes / 64: byte-wise comparison and search, linear-time regexes.
+  case bytes = 0
+  /// Bytes / 8: text that may be case- or diacritic-folded.
+  case folded = 1
+  /// LIKE: bytes × (1 + pattern bytes / 8) / 64.
+  case like = 2
+  /// MATCHES on PCRE2's backtracking: bytes / 64, and its tiers as they run (``Cost``).
+  case backtracking = 3
 }

@@ -15,6 +15,12 @@ struct ProgramBuilder {
   var regexes: [RegexPattern] = []
   var subprograms: [Subprogram] = []
   var registerCount = 0
+  /// Where each pool entry is, by Swift equality, for sharing identical entries in constant
+  /// time (a scan per entry made a 16,000-term OR quadratic); identity is then checked on
+  /// the few candidates (``Compiler/constant(_:)``).
+  var constantIndex: [SiftValue: [Int]] = [:]
+  var nameIndex: [String: [Int]] = [:]
+  var comparisonIndex: [ComparisonDescriptor: [Int]] = [:]
 }
 
 /// A compiled predicate: immutable, shareable across threads. A class, so the VM borrows
@@ -55,6 +61,11 @@ final class Program: @unchecked Sendable {
   /// key (`SELF IN {…}`, `title CONTAINS[cd] '…'`), that instruction: a string subject
   /// then runs it directly (``Machine/runKernel(_:_:_:)``), skipping the dispatch loop.
   let kernel: Instruction?
+  /// The longest subject (UTF-8 bytes) the kernel's test can take within the step budget
+  /// (``Cost``): one comparison of the length replaces computing the charge per call.
+  let kernelMaxBytes: Int
+  /// The step budget of one evaluation (``EvaluationLimits/maxSteps``), for the kernel.
+  let maxSteps: Int
   /// Whether this program or a subprogram reads or binds a variable.
   let usesVariables: Bool
   /// The program as a decision graph when it is only tests joined by AND, OR and NOT
@@ -66,7 +77,9 @@ final class Program: @unchecked Sendable {
   /// Whether the program runs as a decision graph.
   let hasGraph: Bool
 
-  init(_ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits()) {
+  init(
+    _ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits(), maxSteps: Int = 1_000_000
+  ) {
     self.functions = functions
     self.regexLimits = regexLimits
     code = b.code
@@ -88,6 +101,8 @@ final class Program: @unchecked Sendable {
     subprograms = b.subprograms
     registerCount = b.registerCount
     kernel = Self.kernel(of: b.code)
+    self.maxSteps = maxSteps
+    kernelMaxBytes = kernel.map { Self.maxBytes($0, b.likes, maxSteps: maxSteps) } ?? 0
     usesVariables =
       b.code.contains { [.loadVar, .storeVar, .subquery].contains($0.opcode) }
       || b.subprograms.contains { $0.program.usesVariables }
@@ -102,6 +117,23 @@ final class Program: @unchecked Sendable {
       test.source != .register, [.inStrings, .stringTest, .like, .matches].contains(test.opcode)
     else { return nil }
     return test
+  }
+
+  /// The longest string whose test by `test` costs at most `maxSteps` (strings under 8
+  /// bytes cost nothing, whatever the budget). Backtracking charges its tiers as it runs;
+  /// here only its bytes count.
+  private static func maxBytes(_ test: Instruction, _ likes: [LikePattern], maxSteps: Int) -> Int {
+    guard maxSteps >= 0 else { return Cost.foldedBytesPerStep - 1 }
+    // No string in memory is that long.
+    if maxSteps >= Int.max >> 7 { return Int.max }
+    switch test.costClass {
+    case .bytes, .backtracking: return (maxSteps + 1) * Cost.bytesPerStep - 1
+    case .folded: return max(Cost.foldedBytesPerStep - 1, (maxSteps + 1) * Cost.foldedBytesPerStep - 1)
+    case .like:
+      // (n × (1 + p / 8)) / 64 ≤ maxSteps: n × (1 + p / 8) < (maxSteps + 1) × 64.
+      let perByte = 1 + likes[test.b].patternBytes >> 3
+      return max(Cost.foldedBytesPerStep - 1, ((maxSteps + 1) * Cost.bytesPerStep - 1) / perByte)
+    }
   }
 
   deinit {

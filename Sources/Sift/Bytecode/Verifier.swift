@@ -24,7 +24,7 @@ enum Verifier {
 
   /// A test instruction's subject operand and modifier (quantifier 0–2, no stray bits).
   private static func subject(_ i: Instruction, _ p: Program) -> Bool {
-    guard i.quantifier <= 2, i.d >> 4 == 0 else { return false }
+    guard i.quantifier <= 2, i.d >> 6 == 0 else { return false }
     switch i.source {
     case .register: return i.a < p.registerCount
     case .evaluatedObject: return i.a == 0

@@ -34,10 +34,22 @@ struct Compiler {
       try checkConstantPatterns(predicate)
       folded = ConstantFolder(limits: limits).fold(predicate)
     }
+    let size = CompileSize(folded)
+    if size.minimumInstructions > InstructionLimits.maxOperand {
+      throw SyntaxError(
+        "predicate is too large to compile (it needs at least \(size.minimumInstructions) instructions; "
+          + "the limit is \(InstructionLimits.maxOperand))", at: predicate.range)
+    }
+    if size.patterns > limits.maxCompiledPatterns {
+      throw SyntaxError(
+        "predicate has \(size.patterns) MATCHES patterns; the limit is \(limits.maxCompiledPatterns)",
+        at: predicate.range, hint: "the limit is EvaluationLimits.maxCompiledPatterns")
+    }
     var compiler = Compiler(slots: slots, functions: functions, limits: limits)
     try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
-    let program = Program(compiler.program, functions: functions, regexLimits: limits.regex)
+    let program = Program(
+      compiler.program, functions: functions, regexLimits: limits.regex, maxSteps: limits.maxSteps)
     try Verifier.verify(program, range: predicate.range)
     return program
   }
@@ -116,21 +128,37 @@ struct Compiler {
   // equivalence, which would merge a precomposed and a decomposed "é" that NSPredicate's
   // literal comparison tells apart.
   mutating func constant(_ v: SiftValue) -> Int {
-    if let i = program.constants.firstIndex(where: { $0.isIdentical(to: v) }) { return i }
+    // Identical values are equal, so they are among the ones Swift's hashing finds.
+    if let candidates = program.constantIndex[v],
+      let i = candidates.first(where: { program.constants[$0].isIdentical(to: v) })
+    {
+      return i
+    }
     program.constants.append(v)
+    program.constantIndex[v, default: []].append(program.constants.count - 1)
     return program.constants.count - 1
   }
 
   mutating func name(_ s: String) -> Int {
-    // `==` first: it rejects different names cheaply; equal ones must also match bytewise.
-    if let i = program.names.firstIndex(where: { $0 == s && $0.utf8.elementsEqual(s.utf8) }) { return i }
+    // Equal names must also match bytewise.
+    if let candidates = program.nameIndex[s],
+      let i = candidates.first(where: { program.names[$0].utf8.elementsEqual(s.utf8) })
+    {
+      return i
+    }
     program.names.append(s)
+    program.nameIndex[s, default: []].append(program.names.count - 1)
     return program.names.count - 1
   }
 
   mutating func comparison(_ d: ComparisonDescriptor) -> Int {
-    if let i = program.comparisons.firstIndex(where: { $0.isIdentical(to: d) }) { return i }
+    if let candidates = program.comparisonIndex[d],
+      let i = candidates.first(where: { program.comparisons[$0].isIdentical(to: d) })
+    {
+      return i
+    }
     program.comparisons.append(d)
+    program.comparisonIndex[d, default: []].append(program.comparisons.count - 1)
     return program.comparisons.count - 1
   }
 
@@ -185,6 +213,8 @@ struct Compiler {
     let mark = nextRegister
     defer { freeRegisters(to: mark) }
     let quantifierCode = c.quantifier.map { $0 == .any ? 1 : 2 } ?? 0
+    let folding: StringCostClass =
+      c.options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty ? .bytes : .folded
     if case .constant(let k) = c.rhs.kind {
       let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: k)
       switch (c.op, k) {
@@ -193,7 +223,7 @@ struct Compiler {
         program.stringSets.append(StringSet(elements, options: c.options))
         emit(
           .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode),
+          d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
@@ -202,7 +232,7 @@ struct Compiler {
         program.needles.append(StringNeedle(s, options: c.options, test: NeedleTest(c.op)!))
         emit(
           .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode),
+          d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.notEqual, .string(let s)) where c.quantifier == nil:
@@ -211,7 +241,8 @@ struct Compiler {
         var equal = descriptor
         equal.op = .equal
         emit(
-          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal), d: source.modifier(quantifier: 0),
+          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal),
+          d: source.modifier(quantifier: 0, cost: folding),
           range: range)
         emit(.not, range: range)
         return
@@ -220,7 +251,7 @@ struct Compiler {
         program.likes.append(LikePattern(s, options: c.options))
         emit(
           .like, a: lhs, b: program.likes.count - 1, c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode), range: range)
+          d: source.modifier(quantifier: quantifierCode, cost: .like), range: range)
         return
       case (.matches, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
@@ -232,14 +263,16 @@ struct Compiler {
         }
         emit(
           .matches, a: lhs, b: program.regexes.count - 1, c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode),
+          d: source.modifier(
+            quantifier: quantifierCode,
+            cost: program.regexes.last!.engine == .backtrackingBounded ? .backtracking : .bytes),
           range: range)
         return
       default:
         let (lhs, source) = try subject(c.lhs)
         emit(
           .compareConst, a: lhs, b: constant(k), c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode), range: range)
+          d: source.modifier(quantifier: quantifierCode, cost: folding), range: range)
         return
       }
     }

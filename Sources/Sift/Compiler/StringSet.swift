@@ -97,6 +97,9 @@ final class StringSet: @unchecked Sendable {
 
   var count: Int { shortKeys.count + literals.count + needles.count + entries.count }
 
+  /// Whether membership folds case or diacritics (the cost model charges more for it).
+  var folds: Bool { !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty }
+
   /// FNV-1a over the bytes; the table is built and probed in one process, so a fixed
   /// seed is fine and keeps lookups allocation-free.
   @inline(__always)

@@ -12,6 +12,7 @@
 
 import CPCRE2
 import CSiftRE2
+import Synchronization
 
 /// Match-time limits, so a catastrophic pattern fails quickly with an error instead of hanging.
 struct RegexLimits: Sendable, Hashable {
@@ -34,10 +35,14 @@ struct RegexFailure: Error, Sendable, Hashable, CustomStringConvertible {
   var message: String
   /// For compile errors, the UTF-8 byte offset in the pattern where PCRE2 noticed the error.
   var patternOffset: Int?
+  /// True when a budgeted match (``RegexPattern/matches(_:stepsLeft:)``) stopped because
+  /// the evaluation's step budget could not pay for the next tier of backtracking.
+  var exhaustedBudget = false
 
-  init(message: String, patternOffset: Int? = nil) {
+  init(message: String, patternOffset: Int? = nil, exhaustedBudget: Bool = false) {
     self.message = message
     self.patternOffset = patternOffset
+    self.exhaustedBudget = exhaustedBudget
   }
 
   var description: String {
@@ -60,8 +65,11 @@ struct RegexFailure: Error, Sendable, Hashable, CustomStringConvertible {
 /// - Any other regular pattern runs on RE2, in time linear in the subject, when its meaning
 ///   translates exactly (``RegexTranslation``).
 /// - The rest, among them the patterns that need backtracking features (back references,
-///   lookaround, atomic groups, possessive quantifiers, …), run on PCRE2 with a match limit
-///   scaled down for long subjects (``scaledMatchLimit(_:_:)``), so the work stays bounded.
+///   lookaround, atomic groups, possessive quantifiers, …), run on PCRE2's backtracking with a
+///   bounded match limit. Inside an evaluation the limit grows in tiers, each paid for from
+///   the step budget before it runs (``matches(_:stepsLeft:)``), so a pattern that needs
+///   little backtracking costs little and a catastrophic one stops when the budget is spent;
+///   outside one, the limit is scaled down for long subjects (``scaledMatchLimit(_:_:)``).
 ///
 /// An empty pattern never matches.
 final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRequired's memory
@@ -105,8 +113,10 @@ final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRe
   /// the class's bytes: the search is answered by finding the literal and testing the
   /// byte after each occurrence, with no regex run.
   private let classAfterRequired: UnsafeBufferPointer<Bool>?
-  /// The pattern in RE2's syntax, compiled (for ``Engine/re2``).
-  private let re2: RE2Regex?
+  /// The pattern in RE2's syntax (for ``Engine/re2``), compiled at its first match: most
+  /// patterns are decided by a shortcut or never see a subject that needs RE2, and an RE2
+  /// costs more to build than the rest of a predicate.
+  private let re2: LazyRE2?
 
   /// True when the `.*literal.*` rewrite applied.
   var isLiteralSearch: Bool { literal != nil }
@@ -147,15 +157,17 @@ final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRe
     let tree = RegexParser.parse(RegexLiteral.translatingICUEscapes(pattern).0, caseInsensitive: caseInsensitive)
     var chosen: Engine = .backtrackingBounded
     if tree.isRegular && RegexAnalysis.isBacktrackingSafe(tree, search: false) { chosen = .backtrackingSafe }
-    var re2: RE2Regex? = nil
+    var re2: LazyRE2? = nil
     if tree.isRegular, chosen == .backtrackingBounded || forced == .re2, allowRE2 || forced == .re2,
       let text = RegexTranslation.re2(tree)
     {
-      re2 = RE2Regex(text)
-      if re2 != nil, forced == nil { chosen = .re2 }
+      re2 = LazyRE2(text)
+      if forced == nil { chosen = .re2 }
     }
     if let forced {
-      guard forced != .re2 || re2 != nil else { throw RegexFailure(message: "no RE2 translation of \(pattern)") }
+      guard forced != .re2 || re2?.compiled != nil else {
+        throw RegexFailure(message: "no RE2 translation of \(pattern)")
+      }
       chosen = forced
     }
     engine = chosen
@@ -211,8 +223,73 @@ final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRe
     throw RegexFailure.matchFailure(rc, limits, subjectLength: subject.utf8.count, engine: engine)
   }
 
-  /// PCRE2's result code for the whole of `s`: >= 0 matched, NOMATCH, or an error.
-  private func matches(bytes s: UnsafeBufferPointer<UInt8>) -> Int32 {
+  /// ``matches(_:)`` inside an evaluation: a backtracking match (``Engine/backtrackingBounded``)
+  /// runs in tiers of growing match limits, each charged to `stepsLeft` before it runs, up to
+  /// the configured match limit. Throws a failure with ``RegexFailure/exhaustedBudget`` when
+  /// the budget cannot pay for the next tier. Other engines charge nothing here: their work
+  /// is linear in the subject and the caller charges its bytes.
+  func matches(_ subject: String, stepsLeft: inout Int) throws(RegexFailure) -> Bool {
+    if codeHandle.isNone { return false }
+    let rc: Int32 = withUTF8Bytes(subject) { s in withUnsafeMutablePointer(to: &stepsLeft) { matches(bytes: s, $0) } }
+    if rc >= 0 { return true }
+    if rc == PCRE2_ERROR_NOMATCH { return false }
+    if rc == Self.budgetExhausted {
+      throw RegexFailure(message: "the step budget ran out during backtracking", exhaustedBudget: true)
+    }
+    if rc == PCRE2_ERROR_MATCHLIMIT {
+      throw RegexFailure(message: "regular expression match limit (\(limits.matchLimit)) exceeded")
+    }
+    throw RegexFailure.matchFailure(rc, limits, subjectLength: subject.utf8.count, engine: engine)
+  }
+
+  /// The result code a budgeted match returns when the budget ran out (below PCRE2's codes).
+  private static let budgetExhausted: Int32 = Int32.min
+
+  /// The steps of the budget (``Cost``) a PCRE2 match step is charged on `n` bytes: a step
+  /// may rescan the subject (a lookahead `(?=.*b)`, a back reference, a repeat after a
+  /// repeat), which measured about 1.4 ns a byte, so a step is charged as 16 bytes of
+  /// string work: the whole default budget is then about 20 ms of the worst backtracking.
+  @inline(__always)
+  static func stepsPerMatchStep(_ n: Int) -> Int { 1 + n >> 4 }
+
+  /// The match limit of a budgeted match's first tier on `n` bytes: about
+  /// ``firstTierSteps`` of budget, and never below 32 match steps.
+  static func firstTierLimit(_ n: Int) -> UInt32 { UInt32(max(32, firstTierSteps / stepsPerMatchStep(n))) }
+
+  /// The budget the first tier of a backtracking match is worth. Each later tier has 8
+  /// times the limit of the one before.
+  static let firstTierSteps = 1 << 14
+
+  /// A backtracking match in tiers: the limit starts at ``firstTierLimit(_:)`` and grows 8
+  /// times a tier up to the configured limit; a tier's worst case (limit × steps per match
+  /// step) is charged before it runs, and a tier the budget cannot pay in full gets the
+  /// limit it can pay, as the last. What a match spent is at most 8/7 of its last tier, so
+  /// the charge follows the work actually done.
+  private func tiered(_ s: UnsafeBufferPointer<UInt8>, _ stepsLeft: UnsafeMutablePointer<Int>) -> Int32 {
+    let perStep = Self.stepsPerMatchStep(s.count)
+    var limit = min(Self.firstTierLimit(s.count), limits.matchLimit)
+    var tierLimits = limits
+    while true {
+      let affordable = stepsLeft.pointee / perStep
+      let last = affordable < Int(limit)
+      if last {
+        if affordable <= 0 { return Self.budgetExhausted }
+        limit = UInt32(affordable)
+      }
+      stepsLeft.pointee -= Int(limit) * perStep
+      tierLimits.matchLimit = limit
+      let rc = codeHandle.match(s, tierLimits)
+      if rc != PCRE2_ERROR_MATCHLIMIT { return rc }
+      if last { return Self.budgetExhausted }
+      if limit == limits.matchLimit { return rc }
+      limit = UInt32(min(UInt64(limit) * 8, UInt64(limits.matchLimit)))
+    }
+  }
+
+  /// PCRE2's result code for the whole of `s`: >= 0 matched, NOMATCH, or an error. With
+  /// `stepsLeft`, backtracking runs in budgeted tiers (``tiered(_:_:)``); without, under
+  /// the scaled limit.
+  private func matches(bytes s: UnsafeBufferPointer<UInt8>, _ stepsLeft: UnsafeMutablePointer<Int>? = nil) -> Int32 {
     var start = 0
     if let literal {
       if let answer = literalMatch(s, literal) { return answer ? 1 : PCRE2_ERROR_NOMATCH }
@@ -228,9 +305,18 @@ final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRe
     }
     switch engine {
     case .backtrackingSafe: return codeHandle.match(s, limits)
-    case .re2: return re2!.fullMatch(s) ? 1 : PCRE2_ERROR_NOMATCH
-    case .backtrackingBounded: return codeHandle.match(s, Self.scaledLimits(limits, s.count))
+    case .re2:
+      // RE2 refusing the translation (its memory budget) leaves the bounded backtracking.
+      guard let compiled = re2!.compiled else { return bounded(s, stepsLeft) }
+      return compiled.fullMatch(s) ? 1 : PCRE2_ERROR_NOMATCH
+    case .backtrackingBounded: return bounded(s, stepsLeft)
     }
+  }
+
+  @inline(__always)
+  private func bounded(_ s: UnsafeBufferPointer<UInt8>, _ stepsLeft: UnsafeMutablePointer<Int>?) -> Int32 {
+    if let stepsLeft { return tiered(s, stepsLeft) }
+    return codeHandle.match(s, Self.scaledLimits(limits, s.count))
   }
 
   /// Whether the occurrence of `literal` at `start`, or a later one, is followed by a byte
@@ -277,6 +363,38 @@ final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRe
     // A match found on ASCII bytes is a PCRE2 match whatever surrounds it.
     if literal.occursVerbatim(in: s) { return !ByteOps.hasLineTerminator(s) }
     return ASCIIBytes.isASCII(s) ? false : nil
+  }
+}
+
+/// An RE2 built on first use, once, by whichever thread gets there first (a thread that
+/// loses the race frees its copy).
+final class LazyRE2: Sendable {
+  let text: String
+  /// 0 not built yet, 1 RE2 refused the pattern, else an unmanaged `RE2Regex`.
+  private let slot = Atomic<UInt>(0)
+
+  init(_ text: String) { self.text = text }
+
+  /// The RE2, built now if this is the first call; nil when RE2 refuses the pattern.
+  var compiled: RE2Regex? {
+    var bits = slot.load(ordering: .acquiring)
+    if bits == 0 { bits = build() }
+    guard bits != 1 else { return nil }
+    return Unmanaged<RE2Regex>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+  }
+
+  @inline(never)
+  private func build() -> UInt {
+    let made = RE2Regex(text).map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 1
+    let (exchanged, current) = slot.compareExchange(expected: 0, desired: made, ordering: .acquiringAndReleasing)
+    if exchanged { return made }
+    if made != 1 { Unmanaged<RE2Regex>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release() }
+    return current
+  }
+
+  deinit {
+    let bits = slot.load(ordering: .acquiring)
+    if bits > 1 { Unmanaged<RE2Regex>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
   }
 }
 

@@ -122,7 +122,7 @@ enum Semantics {
     case (.double(let x), .double(let y)):
       if x.isNaN || y.isNaN { return nil }
       return x < y ? -1 : (x > y ? 1 : 0)
-    case (.double(let x), _):
+    case (.double, _):
       return numericOrder(b, a).map { -$0 }
     default:
       let i = integer(a)!

@@ -21,6 +21,8 @@ final class LikePattern: Sendable, Hashable {
   /// The comparison options.
   let options: ComparisonOptions
   private let mode: FoldMode
+  /// The pattern's UTF-8 length, for the cost model (``Cost/like(_:patternBytes:)``).
+  let patternBytes: Int
   /// The pattern as units: `Self.star`, `Self.any`, or a literal `offset << 32 | length` into `bytes`.
   private let units: [UInt64]
   /// The literal bytes (folded per `mode`).
@@ -52,6 +54,7 @@ final class LikePattern: Sendable, Hashable {
   init(_ pattern: String, options: ComparisonOptions) {
     self.pattern = pattern
     self.options = options
+    patternBytes = pattern.utf8.count
     let mode = FoldMode(options)
     self.mode = mode
 

@@ -22,7 +22,10 @@ extension Machine {
             {
               return result
             }
-          } else if let result = testString(i, program, subject) {
+          } else if let (result, cost) = testString(i, program, subject) {
+            // The test runs before its charge: it is one linear pass, and a charge that
+            // fails still ends the evaluation with `limitExceeded`.
+            if cost > 0 { try charge(cost, &env) }
             return result
           }
         } else if let (result, walked) = testElements(i, program, subject) {
@@ -34,15 +37,22 @@ extension Machine {
         if let kind = access.kind {
           let field = base + access.offset
           if i.quantifier == 0 {
+            if kind == .string || kind == .optionalString, i.trustedOpcode != .compareConst,
+              i.costClass != .backtracking
+            {
+              let cost = inPlaceStringCost(i, program, field, kind)
+              if cost > 0 { try charge(cost, &env) }
+            }
             if let result = testInPlace(i, program, field, kind) { return result }
           } else if kind == .strings, i.trustedOpcode != .matches, i.trustedOpcode != .compareConst {
-            let strings = field.assumingMemoryBound(to: [String].self)
-            try charge(strings.pointee.count, &env)
-            return testStrings(i, program, strings)
+            let (result, walked) = testStrings(i, program, field.assumingMemoryBound(to: [String].self))
+            try charge(walked, &env)
+            return result
           }
         } else if i.quantifier == 0, i.trustedOpcode != .compareConst,
-          let result = testComputed(i, program, base, layout)
+          let (result, cost) = testComputed(i, program, base, layout)
         {
+          try charge(cost, &env)
           return result
         }
       default: break
@@ -83,7 +93,7 @@ extension Machine {
         else { return nil }
         return (result, 0)
       }
-      return testString(i, program, value).map { ($0, 0) }
+      return testString(i, program, value).map { ($0.0, $0.cost) }
     }
   }
 
@@ -105,7 +115,7 @@ extension Machine {
       guard type == ObjectIdentifier([String].self), i.trustedOpcode != .compareConst, i.trustedOpcode != .matches
       else { return nil }
       let strings = ExistentialPayload.load(value, as: [String].self)
-      return withUnsafePointer(to: strings) { (testStrings(i, program, $0), strings.count) }
+      return withUnsafePointer(to: strings) { testStrings(i, program, $0) }
     }
     if i.trustedOpcode == .compareConst {
       guard type == ObjectIdentifier(Int.self), case .int(let k) = program.constants[i.b],
@@ -114,20 +124,39 @@ extension Machine {
       else { return nil }
       return (result, 0)
     }
-    guard type == ObjectIdentifier(String.self),
-      let result = testString(i, program, ExistentialPayload.load(value, as: String.self))
-    else {
-      return nil
-    }
-    return (result, 0)
+    guard type == ObjectIdentifier(String.self) else { return nil }
+    let s = ExistentialPayload.load(value, as: String.self)
+    let cost = stringCost(i, program, bytes: s.utf8.count)
+    guard let result = testString(i, program, s) else { return nil }
+    return (result, cost)
   }
 
-  /// An unquantified string test of a value in memory the caller borrows; nil when it is
-  /// not a string or MATCHES failed (the general path then decides, or throws the error).
+  /// The steps a test instruction costs on a string of `bytes` (``Cost``), by the cost
+  /// class the compiler put in the instruction.
+  @inline(__always)
+  static func stringCost(_ i: Instruction, _ program: Program, bytes n: Int) -> Int {
+    // Nothing under 8 bytes costs a step, whatever the test.
+    if n < Cost.foldedBytesPerStep { return 0 }
+    switch i.costClass {
+    case .bytes: return Cost.string(n, folding: false)
+    case .folded: return Cost.string(n, folding: true)
+    case .like: return Cost.like(n, patternBytes: program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.patternBytes })
+    // The backtracking itself is charged tier by tier as it runs (``backtrackingMatch``).
+    case .backtracking: return Cost.string(n, folding: false)
+    }
+  }
+
+  /// An unquantified string test of a value in memory the caller borrows, and its cost;
+  /// nil when it is not a string or MATCHES failed (the general path then decides, or
+  /// throws the error).
   @inline(never)
-  static func testString(_ i: Instruction, _ program: Program, _ value: UnsafePointer<SiftValue>) -> Bool? {
+  static func testString(_ i: Instruction, _ program: Program, _ value: UnsafePointer<SiftValue>)
+    -> (Bool, cost: Int)?
+  {
     guard case .string(let s) = value.pointee else { return nil }
-    return testString(i, program, s)
+    let cost = stringCost(i, program, bytes: s.utf8.count)
+    guard let result = testString(i, program, s) else { return nil }
+    return (result, cost)
   }
 
   /// ANY (1) or ALL (2) of a string test over an array value in borrowed memory, when
@@ -144,36 +173,56 @@ extension Machine {
       // every element was a string, so both paths agree (string tests other than MATCHES
       // cannot fail); the general path charges every element, so this does too.
       let isAll = i.quantifier == 2
+      var walked = p.count
       for k in p.indices {
         guard case .string(let s) = p[k] else { return nil }
-        if testString(i, program, s)! != isAll { return (!isAll, p.count) }
+        walked &+= stringCost(i, program, bytes: s.utf8.count)
+        if testString(i, program, s)! != isAll { return (!isAll, walked) }
       }
-      return (isAll, p.count)
+      return (isAll, walked)
     }
   }
 
-  /// ANY (1) or ALL (2) of a string test over a typed `[String]` field, in place.
+  /// ANY (1) or ALL (2) of a string test over a typed `[String]` field, in place, and the
+  /// steps to charge: every element, and the bytes of those tested.
   @inline(never)
-  static func testStrings(_ i: Instruction, _ program: Program, _ strings: UnsafePointer<[String]>) -> Bool {
+  static func testStrings(_ i: Instruction, _ program: Program, _ strings: UnsafePointer<[String]>)
+    -> (Bool, walked: Int)
+  {
     let isAll = i.quantifier == 2
     return strings.pointee.withUnsafeBufferPointer { p in
-      for k in p.indices where testString(i, program, p[k])! != isAll { return !isAll }
-      return isAll
+      var walked = p.count
+      for k in p.indices {
+        walked &+= stringCost(i, program, bytes: p[k].utf8.count)
+        if testString(i, program, p[k])! != isAll { return (!isAll, walked) }
+      }
+      return (isAll, walked)
     }
   }
 
-  /// An unquantified string test of a computed typed field (a closure); nil when the
-  /// field is not a computed string, or MATCHES failed.
+  /// An unquantified string test of a computed typed field (a closure), and its cost; nil
+  /// when the field is not a computed string, or MATCHES failed.
   @inline(never)
   static func testComputed(
     _ i: Instruction, _ program: Program, _ base: UnsafeRawPointer, _ layout: Unmanaged<FieldLayout>
-  )
-    -> Bool?
-  {
+  ) -> (Bool, cost: Int)? {
     guard case .computed(_, let string?, _) = layout._withUnsafeGuaranteedRef({ $0.flat[i.a].read.storage }) else {
       return nil
     }
-    return testString(i, program, string(base))
+    let s = string(base)
+    let cost = stringCost(i, program, bytes: s.utf8.count)
+    return testString(i, program, s).map { ($0, cost) }
+  }
+
+  /// The cost of a string test of a typed string field in place (0 for a nil optional).
+  @inline(never)
+  static func inPlaceStringCost(_ i: Instruction, _ program: Program, _ p: UnsafeRawPointer, _ kind: FieldRead.InPlace)
+    -> Int
+  {
+    if kind == .string {
+      return stringCost(i, program, bytes: p.assumingMemoryBound(to: String.self).pointee.utf8.count)
+    }
+    return stringCost(i, program, bytes: p.assumingMemoryBound(to: String?.self).pointee?.utf8.count ?? 0)
   }
 
   /// An unquantified test of a typed field read in place; nil where the general path must
@@ -205,9 +254,26 @@ extension Machine {
   /// without a quantifier. Pool objects are used through unretained references: the
   /// program owns them for as long as it runs.
   @inline(__always)
-  static func stringTest(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
+  static func stringTest(_ i: Instruction, _ program: Program, _ s: String, stepsLeft: inout Int)
+    throws(EvaluationError) -> Bool
+  {
+    if i.costClass == .backtracking { return try backtrackingMatch(program.regexes[i.b], s, &stepsLeft) }
     guard let result = testString(i, program, s) else { throw regexError(i, program, s) }
     return result
+  }
+
+  /// A MATCHES on PCRE2's backtracking, its tiers paid from the budget as they run
+  /// (``RegexPattern/matches(_:stepsLeft:)``).
+  @inline(never)
+  static func backtrackingMatch(_ regex: RegexPattern, _ s: String, _ stepsLeft: inout Int) throws(EvaluationError)
+    -> Bool
+  {
+    do throws(RegexFailure) {
+      return try regex.matches(s, stepsLeft: &stepsLeft)
+    } catch {
+      if error.exhaustedBudget { throw Semantics.stepBudgetExceeded() }
+      throw EvaluationError(.regex, "MATCHES: \(error.message)")
+    }
   }
 
   /// ``stringTest(_:_:_:)`` as a pure function: nil when MATCHES failed (a limit), whose
@@ -224,6 +290,8 @@ extension Machine {
     case .like:
       return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
     default:
+      // Backtracking is paid for as it runs, which only the general path can do.
+      if i.costClass == .backtracking { return nil }
       return program.regexRefs[i.b]._withUnsafeGuaranteedRef { (r) -> Bool? in try? r.matches(s) }
     }
   }

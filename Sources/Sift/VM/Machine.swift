@@ -139,6 +139,8 @@ enum Machine {
     case .indexSpecial:
       R[i.a] = try Semantics.index(R[i.b], i.d == 0 ? .first : i.d == 1 ? .last : .size)
     case .binary:
+      // A string built (concatenation) is charged for its bytes.
+      try charge(Cost.string(R[i.b].stringBytes + R[i.c].stringBytes, folding: false), &env)
       R[i.a] = try Semantics.binary(BinaryOperator.allCases[i.d], R[i.b], R[i.c])
     case .negate:
       R[i.a] = try Semantics.negate(R[i.b])
@@ -147,6 +149,8 @@ enum Machine {
     case .call:
       let f = BuiltinFunction.allCases[i.c]
       if i.d > 0, Functions.walksArray(f), case .array(let a) = R[i.b] { try charge(a.count, &env) }
+      // Case mapping builds a string (and may fold): its bytes.
+      if i.d > 0 { try charge(Cost.string(R[i.b].stringBytes, folding: true), &env) }
       R[i.a] = try Functions.call(f, Array(R[i.b..<(i.b + i.d)]))
     case .callCustom:
       let name = program.names[i.c]
@@ -157,6 +161,7 @@ enum Machine {
     case .makeArray:
       R[i.a] = .array(Array(R[i.b..<(i.b + i.c)]))
     case .cast:
+      try charge(Cost.string(R[i.b].stringBytes, folding: false), &env)
       R[i.a] = try Functions.cast(R[i.b], to: program.names[i.c])
     case .subquery:
       R[i.a] = try subquery(R[i.b], program.subprograms[i.c], input, &env)
@@ -202,9 +207,15 @@ enum Machine {
         try generic(v, op, constant, options, program, &env)
       }
     }
-    if i.quantifier == 0, case .string(let s) = subject { return try stringTest(i, program, s) }
+    if i.quantifier == 0, case .string(let s) = subject {
+      try charge(stringCost(i, program, bytes: s.utf8.count), &env)
+      return try stringTest(i, program, s, stepsLeft: &env.stepsLeft)
+    }
     return try quantifiedOrSingle(subject, i.quantifier, &env) { (v, env) throws(EvaluationError) in
-      if case .string(let s) = v { return try stringTest(i, program, s) }
+      if case .string(let s) = v {
+        try charge(stringCost(i, program, bytes: s.utf8.count), &env)
+        return try stringTest(i, program, s, stepsLeft: &env.stepsLeft)
+      }
       let d = program.comparisons[i.c]
       return try generic(v, d.op, d.constant ?? .null, d.options, program, &env)
     }
@@ -214,22 +225,52 @@ enum Machine {
   /// dispatch loop, registers or environment. The hot shapes `SELF IN {…}`,
   /// `key MATCHES '…'` and `key CONTAINS[cd] '…'` run here.
   @inline(__always)
-  static func runKernel(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError) -> Bool {
-    // Only MATCHES can fail; the other tests run without the error plumbing.
+  static func runKernel(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError)
+    -> Bool
+  {
+    // Pure, so a borrowed string passes without a retain; the rare rest reports why.
+    if let result = kernelTest(i, program, s) { return result }
+    return try kernelSlowPath(i, program, s)
+  }
+
+  /// The kernel's answer, or nil when the subject is longer than the budget allows, a
+  /// MATCHES limit was hit, or backtracking must be paid for as it runs.
+  @inline(__always)
+  private static func kernelTest(_ i: Instruction, _ program: Program, _ s: String) -> Bool? {
+    // The one test's cost against the budget, as the longest subject it allows.
+    if _slowPath(s.utf8.count > program.kernelMaxBytes) { return nil }
     switch i.trustedOpcode {
     case .inStrings: return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
     case .stringTest: return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
     case .like: return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
-    default: return try runRegexKernel(i, program, s)
+    default: return testString(i, program, s)
     }
   }
 
   @inline(never)
-  private static func runRegexKernel(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError)
+  private static func kernelSlowPath(_ i: Instruction, _ program: Program, _ s: String) throws(EvaluationError)
     -> Bool
   {
+    let n = s.utf8.count
+    if n > program.kernelMaxBytes { throw kernelBudget(program) }
+    let cost = n >= Cost.foldedBytesPerStep ? stringCost(i, program, bytes: n) : 0
+    return try runRegexKernel(i, program, s, stepsLeft: program.maxSteps - cost)
+  }
+
+  @inline(never)
+  private static func kernelBudget(_ program: Program) -> EvaluationError {
+    var error = Semantics.stepBudgetExceeded()
+    error.range = program.ranges[0]
+    return error
+  }
+
+  @inline(never)
+  private static func runRegexKernel(_ i: Instruction, _ program: Program, _ s: String, stepsLeft: Int)
+    throws(EvaluationError) -> Bool
+  {
+    var stepsLeft = stepsLeft
     do throws(EvaluationError) {
-      return try stringTest(i, program, s)
+      return try stringTest(i, program, s, stepsLeft: &stepsLeft)
     } catch {
       var located = error
       located.range = program.ranges[0]
@@ -259,13 +300,45 @@ enum Machine {
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     switch op {
-    case .in: try charge(rhs.elementCount, &env)
-    case .contains: try charge(lhs.elementCount, &env)
+    case .in:
+      // Each member compared with the element: the element's bytes once per member.
+      try charge(rhs.elementCount * (1 + Cost.string(lhs.stringBytes, folding: false)), &env)
+    case .contains:
+      try charge(lhs.elementCount * (1 + Cost.string(rhs.stringBytes, folding: false)), &env)
     case .equal, .notEqual:
       if lhs.elementCount == rhs.elementCount { try charge(lhs.elementCount, &env) }
+    case .like:
+      // The pattern is compiled now, then matched.
+      try charge(Cost.string(rhs.stringBytes, folding: true), &env)
+      try charge(Cost.like(lhs.stringBytes, patternBytes: rhs.stringBytes), &env)
+      return try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits)
+    case .matches:
+      // The pattern is compiled now, then matched; backtracking pays as it runs.
+      try charge(Cost.string(rhs.stringBytes, folding: true), &env)
+      if case .string(let s) = lhs, case .string(let t) = rhs {
+        try charge(Cost.string(s.utf8.count, folding: false), &env)
+        return try dynamicMatch(s, t, options, program, &env)
+      }
     default: break
     }
+    try charge(Cost.comparison(lhs, rhs, options), &env)
     return try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits)
+  }
+
+  /// MATCHES with a pattern from the evaluation (a variable, an argument bound late, a key
+  /// path): compiled for this match, then run as a constant pattern would be.
+  @inline(never)
+  private static func dynamicMatch(
+    _ s: String, _ pattern: String, _ options: ComparisonOptions, _ program: Program, _ env: inout Environment
+  ) throws(EvaluationError) -> Bool {
+    let regex: RegexPattern
+    do throws(RegexFailure) {
+      regex = try RegexPattern(
+        pattern, caseInsensitive: options.contains(.caseInsensitive), limits: program.regexLimits)
+    } catch {
+      throw EvaluationError(.regex, "MATCHES: \(error.message)")
+    }
+    return try backtrackingMatch(regex, s, &env.stepsLeft)
   }
 
   @inline(__always)
@@ -316,7 +389,8 @@ enum Machine {
     case .null: elements = []
     default: throw EvaluationError(.typeMismatch, "SUBQUERY needs a collection, not a \(collection.kindName)")
     }
-    try charge(elements.count, &env)
+    // Each element runs the subpredicate: charged for its instructions too.
+    try charge(elements.count * (1 + sub.program.code.count / 4), &env)
     let saved = env.variables?[sub.variable]
     defer { env.bind(sub.variable, saved) }
     var out: [SiftValue] = []

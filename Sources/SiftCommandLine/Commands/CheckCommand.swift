@@ -76,9 +76,10 @@ enum CheckCommand {
   /// constant `MATCHES` pattern.
   static func diagnostic(_ line: [UInt8], arguments args: [SiftValue]) -> String? {
     do throws(PredicateSyntaxError) {
-      // Parsing the bytes first reports invalid UTF-8 at its offset instead of repairing it.
-      _ = try PredicateSyntax(parsingUTF8: line, arguments: args)
-      _ = try SiftPredicate(format: String(decoding: line, as: UTF8.self), arguments: args)
+      // Parsing the bytes reports invalid UTF-8 at its offset instead of repairing it; the
+      // tree is compiled as parsed.
+      let syntax = try PredicateSyntax(parsingUTF8: line, arguments: args)
+      _ = try SiftPredicate(syntax: syntax, format: String(decoding: line, as: UTF8.self), options: CompileOptions())
       return nil
     } catch {
       return error.description

@@ -22,9 +22,10 @@ enum ExplainCommand {
     guard let format else { throw UsageError(message: "sift explain needs a predicate") }
     let args = try CLIArguments.parseArray(argsJSON)
     do throws(PredicateSyntaxError) {
-      // Parsing the bytes first reports invalid UTF-8 precisely.
-      _ = try PredicateSyntax(parsingUTF8: format, arguments: args)
-      let predicate = try SiftPredicate(format: String(decoding: format, as: UTF8.self), arguments: args)
+      // Parsing the bytes reports invalid UTF-8 precisely; the tree is compiled as parsed.
+      let syntax = try PredicateSyntax(parsingUTF8: format, arguments: args)
+      let predicate = try SiftPredicate(
+        syntax: syntax, format: String(decoding: format, as: UTF8.self), options: CompileOptions())
       Console.out.writeLine("predicate: \(predicate.predicateFormat)")
       Console.out.writeLine(predicate.bytecodeListing)
       return .success

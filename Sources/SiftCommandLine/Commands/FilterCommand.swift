@@ -115,10 +115,10 @@ enum FilterCommand {
     let variables = try CLIArguments.parseObject(options.varsJSON, option: "--vars")
     let format = options.format ?? []
     do throws(PredicateSyntaxError) {
-      // Parsing the bytes first reports invalid UTF-8 precisely.
-      _ = try PredicateSyntax(parsingUTF8: format, arguments: args)
+      // Parsed once, from the bytes (which reports invalid UTF-8 precisely), compiled once.
+      let syntax = try PredicateSyntax(parsingUTF8: format, arguments: args)
       return try LineEvaluator(
-        format: String(decoding: format, as: UTF8.self), arguments: args, apns: options.apns, variables: variables)
+        syntax: syntax, format: String(decoding: format, as: UTF8.self), apns: options.apns, variables: variables)
     } catch {
       Console.error(error.description)
       return nil

@@ -18,9 +18,13 @@ package final class LineEvaluator {
 
   let plan: FilterPlan
   private let predicate: SiftPredicate
-  /// Compiled without a schema, for a line whose value is not an object under the record
-  /// plan (a key on an array maps, on a number it is an error: only the full value says).
-  private let plainPredicate: SiftPredicate
+  /// The predicate compiled without a schema, for a line whose value is not an object
+  /// under the record plan (a key on an array maps, on a number it is an error: only the
+  /// full value says). Compiled at the first such line: most streams have none, and a
+  /// large predicate costs as much to compile as thousands of lines to decide.
+  private var plainPredicate: Result<SiftPredicate, PredicateSyntaxError>?
+  private let syntax: PredicateSyntax
+  private let format: String
   private let variables: [String: SiftValue]
   private let parser: OpaquePointer
   /// Only `decide` touches it, one line at a time; the dynamic exclusivity check on every
@@ -29,6 +33,8 @@ package final class LineEvaluator {
   /// The C key paths handed to simdjson: one per record key, or `aps.filter-criteria`.
   private let paths: UnsafeMutablePointer<sift_json_key>
   private let pathCount: Int
+  /// The record plan's keys, read in one pass over a line's fields (nil for other plans).
+  private let recordPlan: OpaquePointer?
   /// The keys' UTF-8 bytes, each with its length: a key may hold a NUL (`"a\u0000b"`), so
   /// nothing here is a C string.
   private let keyStorage: [UnsafeMutableBufferPointer<CChar>]
@@ -37,25 +43,29 @@ package final class LineEvaluator {
   /// As deep as Sift's own JSON reader goes.
   static let maxDepth = 512
 
-  /// Compiles the predicate for the cheapest plan that serves it (`apns`: `SELF` is
-  /// `aps.filter-criteria`); throws its syntax or compile error.
-  package init(format: String, arguments: [SiftValue], apns: Bool, variables: [String: SiftValue])
+  /// Compiles the parsed predicate once, for the cheapest plan that serves it (`apns`:
+  /// `SELF` is `aps.filter-criteria`); throws its compile error. `format` is its text, for
+  /// diagnostics.
+  package init(syntax: PredicateSyntax, format: String, apns: Bool, variables: [String: SiftValue])
     throws(PredicateSyntaxError)
   {
-    var predicate = try SiftPredicate(format: format, arguments: arguments)
-    plainPredicate = predicate
-    var plan = apns ? .apnsCriteria : FilterPlan.plan(for: predicate.syntax)
+    self.syntax = syntax
+    self.format = format
+    var plan = apns ? .apnsCriteria : FilterPlan.plan(for: syntax)
     var schema = SiftSchema(fields: [])
+    var compiled: SiftPredicate? = nil
     if case .record(let keys) = plan {
       schema = SiftSchema(fields: keys)
-      if let bound = try? SiftPredicate(format: format, arguments: arguments, options: CompileOptions(schema: schema)) {
-        predicate = bound
-      } else {
-        plan = .document
-      }
+      compiled = try? SiftPredicate(syntax: syntax, format: format, options: CompileOptions(schema: schema))
+      if compiled == nil { plan = .document }
+    }
+    if compiled == nil {
+      let plain = try SiftPredicate(syntax: syntax, format: format, options: CompileOptions())
+      compiled = plain
+      plainPredicate = .success(plain)
     }
     self.plan = plan
-    self.predicate = predicate
+    self.predicate = compiled!
     self.variables = variables
     record = SiftRecord(schema: schema, values: Array(repeating: .null, count: schema.fields.count))
 
@@ -75,14 +85,36 @@ package final class LineEvaluator {
     for (i, key) in keys.enumerated() {
       paths[i] = sift_json_key(ptr: keyStorage[i].baseAddress, len: key.utf8.count)
     }
+    if case .record = plan {
+      guard let made = sift_json_record_plan_create(paths, keys.count) else { fatalError("out of memory") }
+      recordPlan = made
+    } else {
+      recordPlan = nil
+    }
     guard let parser = sift_json_parser_create(1 << 16, Self.maxDepth) else { fatalError("out of memory") }
     self.parser = parser
   }
 
   deinit {
     sift_json_parser_destroy(parser)
+    if let recordPlan { sift_json_record_plan_destroy(recordPlan) }
     paths.deallocate()
     for key in keyStorage { key.deallocate() }
+  }
+
+  /// The predicate without a schema, compiled now if this is the first line that needs it.
+  private func plain() throws(EvaluationError) -> SiftPredicate {
+    if plainPredicate == nil {
+      do throws(PredicateSyntaxError) {
+        plainPredicate = .success(try SiftPredicate(syntax: syntax, format: format, options: CompileOptions()))
+      } catch {
+        plainPredicate = .failure(error)
+      }
+    }
+    switch plainPredicate! {
+    case .success(let p): return p
+    case .failure(let error): throw EvaluationError(.invalidArgument, error.error.message)
+    }
   }
 
   /// Decides one line; `readable` is the number of readable bytes from the line's start
@@ -96,11 +128,20 @@ package final class LineEvaluator {
       let matched: Bool
       switch plan {
       case .record:
-        if sift_json_root_is_object(parser) == 0 {
-          matched = try plainPredicate.evaluate(with: value(at: 0, depth: 0), variables: variables)
+        var events: UnsafePointer<sift_json_event>? = nil
+        var spans: UnsafePointer<sift_json_span>? = nil
+        guard sift_json_record(parser, recordPlan, &events, &spans) == Int32(SIFT_JSON_OK.rawValue), let events,
+          let spans
+        else {
+          matched = try plain().evaluate(with: value(at: 0, depth: 0), variables: variables)
           break
         }
-        for slot in 0..<pathCount { record.values[slot] = value(at: slot, depth: 1) }
+        for slot in 0..<pathCount {
+          let span = spans[slot]
+          record.values[slot] =
+            span.count == 0
+            ? .null : JSONEvents.value(UnsafeBufferPointer(start: events + span.first, count: span.count))
+        }
         matched = try predicate.evaluate(with: record, variables: variables)
       case .apnsCriteria:
         matched = try evaluateAPNs(value(at: 0, depth: 2))
@@ -134,7 +175,7 @@ package final class LineEvaluator {
     do {
       let matched: Bool
       switch plan {
-      case .record, .document: matched = try plainPredicate.evaluate(with: value, variables: variables)
+      case .record, .document: matched = try plain().evaluate(with: value, variables: variables)
       case .apnsCriteria:
         var criteria = SiftValue.null
         if case .dictionary(let top) = value, case .dictionary(let aps)? = top["aps"] {

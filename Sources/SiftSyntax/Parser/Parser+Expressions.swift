@@ -175,7 +175,7 @@ extension Parser {
       if isPunct(.lBracket) {
         base = try parseIndexSuffix(base, start: start)
       } else if isPunct(.dot) {
-        base = try parseKeySuffix(base, start: start)
+        try parseKeySuffix(&base, start: start)
       } else {
         return base
       }
@@ -194,14 +194,26 @@ extension Parser {
   /// `base '.' key`; one level deeper unless it extends a key path (the caller restores
   /// the depth).
   @inline(never)
-  mutating func parseKeySuffix(_ base: ExpressionSyntax, start: Int) throws(SyntaxError) -> ExpressionSyntax {
+  mutating func parseKeySuffix(_ base: inout ExpressionSyntax, start: Int) throws(SyntaxError) {
     let dot = advance()
     switch base.kind {
     case .keyPath, .evaluatedObject: break
     default: try enter(dot)
     }
     let key = try parseKey(afterDot: true)
-    return appendingKey(key, to: base, range: range(from: start))
+    appendKey(key, to: &base, range: range(from: start))
+  }
+
+  /// ``appendingKey(_:to:range:)`` in place: the key array is extended where it is, not
+  /// copied (a copy per key made `a.a.a…` quadratic: 100,000 keys took 32 s).
+  func appendKey(_ key: String, to base: inout ExpressionSyntax, range: SourceRange) {
+    guard case .keyPath(let inner, var keys) = base.kind else {
+      base = appendingKey(key, to: base, range: range)
+      return
+    }
+    base = ExpressionSyntax(.evaluatedObject, range: range)  // drops the other reference to `keys`
+    keys.append(key)
+    base = ExpressionSyntax(.keyPath(base: inner, keys: keys), range: range)
   }
 
   /// Rule `index`: `FIRST | LAST | SIZE | expression`.

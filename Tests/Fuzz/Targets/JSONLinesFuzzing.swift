@@ -50,7 +50,7 @@ enum JSONLinesFuzzing {
     }
     guard let library = try? SiftPredicate(format: format, arguments: arguments),
       !Determinism.isNondeterministic(library.syntax),
-      let evaluator = try? LineEvaluator(format: format, arguments: arguments, apns: false, variables: [:])
+      let evaluator = try? LineEvaluator(syntax: library.syntax, format: format, apns: false, variables: [:])
     else { return }
     let stream = Array(input[2])
     var offset = 0
