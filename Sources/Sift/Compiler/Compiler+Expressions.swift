@@ -84,7 +84,8 @@ extension Compiler {
       inner.emit(.ret, range: body.range)
       program.subprograms.append(
         Subprogram(
-          variable: variable, program: Program(inner.program, functions: functions, regexLimits: limits.regex, maxSteps: limits.maxSteps)))
+          variable: variable,
+          program: Program(inner.program, functions: functions, regexLimits: limits.regex, maxSteps: limits.maxSteps)))
       emit(.subquery, a: r, b: r, c: program.subprograms.count - 1, range: range)
     case .ternary(let condition, let then, let otherwise):
       try predicate(condition)
