@@ -170,7 +170,7 @@ extension SiftCLITests {
           #"{"id": 1, "canonical": "name == \"Jo\" AND n > 3 AND x < 2.5"}"#,
           #"{"id": 2, "canonical": "id IN {1, 2} AND z == nil"}"#,
           Library.parseErrorRecord(id: "3", "a == %@"),
-          Library.parseErrorRecord(id: "4", "a == 1", ["extra"]),
+          #"{"id": 4, "canonical": "a == 1", "unused_arguments": 1}"#,
           Library.parseErrorRecord(id: "5", "a == %d", ["s"]),
           #"{"id": 6, "canonical": "a == 1"}"#,
           Self.inputError(#"\"args\" must be an array"#, id: "7"),

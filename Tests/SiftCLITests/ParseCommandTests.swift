@@ -97,7 +97,6 @@ extension SiftCLITests {
       ("a BETWEEN", nil),
       ("ANY", nil),
       ("a == %@", "[]"),
-      ("a == %@", #"["x", 1]"#),
       ("a == %d", #"["s"]"#),
       ("%K == 1", "[1]"),
       ("a == 1\nAND b == \"x\" AND\n c ==", nil),

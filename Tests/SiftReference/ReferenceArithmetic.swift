@@ -65,6 +65,8 @@ extension Ref {
       case .shiftLeft: return .int(x << max(-128, min(128, y)))
       default: return .int(x >> max(-128, min(128, y)))
       }
+    case .union, .intersect, .minus:
+      preconditionFailure("set operations are ReferenceEvaluator.setOperation")
     }
   }
 

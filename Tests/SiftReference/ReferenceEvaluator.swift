@@ -58,6 +58,12 @@ extension ReferenceEvaluator {
       return false
     case .comparison(let c):
       return try comparison(c, range: predicate.range, object)
+    case .customSelector(let lhsExpression, let selector, let rhsExpression):
+      // Decision: both operands first, then the registered function (or Foundation's
+      // method); the comparison holds when it answers true.
+      let arguments = [try value(lhsExpression, object), try value(rhsExpression, object)]
+      let result = try call(selector, arguments, range: predicate.range)
+      return try compare(result, .equal, [], .bool(true), range: predicate.range)
     }
   }
 
@@ -180,7 +186,10 @@ extension ReferenceEvaluator {
     case .binary(let op, let a, let b):
       let x = try value(a, object)
       let y = try value(b, object)
-      return try Ref.binary(op, x, y, range: e.range)
+      switch op {
+      case .union, .intersect, .minus: return try setOperation(op, x, y, range: e.range)
+      default: return try Ref.binary(op, x, y, range: e.range)
+      }
     case .function(let function, let argumentExpressions):
       var arguments: [SiftValue] = []
       for a in argumentExpressions { arguments.append(try value(a, object)) }
@@ -189,17 +198,7 @@ extension ReferenceEvaluator {
       // Decision: receiver and arguments are evaluated before the name is looked up.
       var arguments = [try value(receiverExpression, object)]
       for a in argumentExpressions { arguments.append(try value(a, object)) }
-      guard let function = functions[name] else {
-        throw EvaluationError(.unknownFunction, "no function is registered as '\(name)'", at: e.range)
-      }
-      do {
-        return try function(arguments)
-      } catch let error as EvaluationError {
-        throw EvaluationError(error.kind, error.message, at: e.range)
-      } catch {
-        // Decision: any other error thrown by a registered function is invalidArgument.
-        throw EvaluationError(.invalidArgument, "function '\(name)' failed: \(error)", at: e.range)
-      }
+      return try call(name, arguments, range: e.range)
     case .subquery(let collectionExpression, let variable, let predicate):
       let collection = try value(collectionExpression, object)
       let elements: [SiftValue]
@@ -237,44 +236,82 @@ extension ReferenceEvaluator {
   /// The reference has no compile step, so it checks every constant MATCHES pattern before
   /// evaluating; an unreached invalid constant pattern is therefore still an error.
   package static func checkConstantPatterns(in p: PredicateSyntax) throws(EvaluationError) {
-    switch p.kind {
-    case .constant: break
-    case .not(let inner): try checkConstantPatterns(in: inner)
-    case .and(let ps), .or(let ps):
-      for q in ps { try checkConstantPatterns(in: q) }
-    case .comparison(let c):
-      try checkConstantPatterns(in: c.lhs)
-      try checkConstantPatterns(in: c.rhs)
-      if c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind, !pattern.isEmpty {
-        _ = try RefStrings.regex(pattern, c.options, range: p.range)
-      }
+    if case .comparison(let c) = p.kind, c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind,
+      !pattern.isEmpty
+    {
+      _ = try RefStrings.regex(pattern, c.options, range: p.range)
     }
+    try p.forEachChild(checkConstantPatterns(in:))
   }
 
   package static func checkConstantPatterns(in e: ExpressionSyntax) throws(EvaluationError) {
-    switch e.kind {
-    case .constant, .evaluatedObject, .variable: break
-    case .assignment(_, let v): try checkConstantPatterns(in: v)
-    case .keyPath(let base, _): if let base { try checkConstantPatterns(in: base) }
-    case .aggregate(let es), .function(_, let es):
-      for x in es { try checkConstantPatterns(in: x) }
-    case .index(let base, let index):
-      try checkConstantPatterns(in: base)
-      if case .expression(let i) = index { try checkConstantPatterns(in: i) }
-    case .negate(let x), .bitwiseNot(let x), .cast(let x, _): try checkConstantPatterns(in: x)
-    case .binary(_, let a, let b):
-      try checkConstantPatterns(in: a)
-      try checkConstantPatterns(in: b)
-    case .customFunction(let r, _, let args):
-      try checkConstantPatterns(in: r)
-      for x in args { try checkConstantPatterns(in: x) }
-    case .subquery(let c, _, let p):
-      try checkConstantPatterns(in: c)
-      try checkConstantPatterns(in: p)
-    case .ternary(let p, let a, let b):
-      try checkConstantPatterns(in: p)
-      try checkConstantPatterns(in: a)
-      try checkConstantPatterns(in: b)
+    try e.forEachChild(checkConstantPatterns(in:))
+  }
+
+  static func checkConstantPatterns(in child: SyntaxChild) throws(EvaluationError) {
+    switch child {
+    case .predicate(let p): try checkConstantPatterns(in: p)
+    case .expression(let e): try checkConstantPatterns(in: e)
+    }
+  }
+}
+
+// MARK: - Set expressions
+
+extension ReferenceEvaluator {
+  /// Decision: UNION, INTERSECT and MINUS take two collections (nil is empty) and give the
+  /// distinct elements (by `==`), in the order of the left collection, then for UNION the
+  /// right one. Written as nested loops, unlike the engine's hashing.
+  mutating func setOperation(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue, range: SourceRange)
+    throws(EvaluationError) -> SiftValue
+  {
+    func elements(_ v: SiftValue) throws(EvaluationError) -> [SiftValue] {
+      switch v {
+      case .null: return []
+      case .array(let xs): return xs
+      default: throw EvaluationError(.typeMismatch, "\(op.rawValue) needs collections, not a \(v.kindName)", at: range)
+      }
+    }
+    let left = try elements(a)
+    let right = try elements(b)
+    var result: [SiftValue] = []
+    func has(_ xs: [SiftValue], _ x: SiftValue) throws(EvaluationError) -> Bool {
+      for y in xs where try compare(x, .equal, [], y, range: range) { return true }
+      return false
+    }
+    let candidates = op == .union ? left + right : left
+    for x in candidates {
+      if op == .intersect, try !has(right, x) { continue }
+      if op == .minus, try has(right, x) { continue }
+      if try !has(result, x) { result.append(x) }
+    }
+    return .array(result)
+  }
+}
+
+// MARK: - FUNCTION and custom selectors
+
+extension ReferenceEvaluator {
+  /// A registered function by name, else Foundation's method of that name (the engine's
+  /// table, pinned to Apple's documented results by `BuiltinSelectorTests`).
+  mutating func call(_ name: String, _ arguments: [SiftValue], range: SourceRange) throws(EvaluationError)
+    -> SiftValue
+  {
+    guard let function = functions[name] else {
+      do throws(EvaluationError) {
+        if let result = try BuiltinSelectors.call(name, arguments) { return result }
+      } catch {
+        throw EvaluationError(error.kind, error.message, at: range)
+      }
+      throw EvaluationError(.unknownFunction, "no function is registered as '\(name)'", at: range)
+    }
+    do {
+      return try function(arguments)
+    } catch let error as EvaluationError {
+      throw EvaluationError(error.kind, error.message, at: range)
+    } catch {
+      // Decision: any other error thrown by a registered function is invalidArgument.
+      throw EvaluationError(.invalidArgument, "function '\(name)' failed: \(error)", at: range)
     }
   }
 }

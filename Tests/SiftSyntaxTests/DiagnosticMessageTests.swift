@@ -587,13 +587,6 @@ import Testing
                          ^~
         """)
     #expect(
-      diagnostic("a == %@  ", [1, 2]) == """
-        1:8: error: 2 arguments were given but the format has 1 format specifier
-        a == %@\u{20}\u{20}
-               ^
-        hint: every argument needs a %@, %K or numeric specifier
-        """)
-    #expect(
       diagnostic("%K == 1", ["a..b"]) == """
         1:1: error: argument 1 is not a key path: "a..b"
         %K == 1

@@ -121,40 +121,18 @@ struct RangeChecker {
 
   func check(_ p: PredicateSyntax, within parent: SourceRange) {
     inside(p.range, parent, "predicate")
-    switch p.kind {
-    case .constant: break
-    case .comparison(let c):
-      check(c.lhs, within: p.range)
-      check(c.rhs, within: p.range)
-    case .not(let inner): check(inner, within: p.range)
-    case .and(let ps), .or(let ps): for x in ps { check(x, within: p.range) }
-    }
+    p.forEachChild { check($0, within: p.range) }
   }
 
   func check(_ e: ExpressionSyntax, within parent: SourceRange) {
     inside(e.range, parent, "expression \(e)")
-    let r = e.range
-    switch e.kind {
-    case .constant, .evaluatedObject, .variable: break
-    case .keyPath(let base, _): if let base { check(base, within: r) }
-    case .aggregate(let xs), .function(_, let xs): for x in xs { check(x, within: r) }
-    case .index(let base, let index):
-      check(base, within: r)
-      if case .expression(let i) = index { check(i, within: r) }
-    case .negate(let x), .bitwiseNot(let x), .cast(let x, _), .assignment(_, let x): check(x, within: r)
-    case .binary(_, let a, let b):
-      check(a, within: r)
-      check(b, within: r)
-    case .customFunction(let receiver, _, let args):
-      check(receiver, within: r)
-      for x in args { check(x, within: r) }
-    case .subquery(let collection, _, let body):
-      check(collection, within: r)
-      check(body, within: r)
-    case .ternary(let p, let a, let b):
-      check(p, within: r)
-      check(a, within: r)
-      check(b, within: r)
+    e.forEachChild { check($0, within: e.range) }
+  }
+
+  func check(_ child: SyntaxChild, within parent: SourceRange) {
+    switch child {
+    case .predicate(let p): check(p, within: parent)
+    case .expression(let e): check(e, within: parent)
     }
   }
 }
@@ -190,6 +168,10 @@ struct KindCollector {
     case .or(let ps):
       see("or")
       ps.forEach(collect)
+    case .customSelector(let lhs, _, let rhs):
+      see("custom-selector")
+      collect(lhs)
+      collect(rhs)
     }
   }
 

@@ -121,15 +121,18 @@ public struct SiftFunctions: Sendable {
 /// `limitExceeded` (or `regex`) evaluation error at its edge. Documentation/Limits.md
 /// lists every limit of the engine.
 public struct EvaluationLimits: Hashable, Sendable, Codable {
-  /// Collection elements one evaluation may walk, summed over the whole evaluation: one
-  /// step per element visited by SUBQUERY, ANY/ALL/NONE, IN and CONTAINS on a collection,
-  /// `==` between collections, a key path mapped over an array, a collection operator or
-  /// an aggregate function. Past it evaluation fails with `limitExceeded`.
-  /// Default 1,000,000.
+  /// The step budget of one evaluation, shared by all its work: one step per collection
+  /// element walked (SUBQUERY, ANY/ALL/NONE, IN and CONTAINS on a collection, `==` between
+  /// collections, a key mapped over an array, collection operators, aggregate functions),
+  /// one per 64 bytes of string work (8 when folded by `[c]`/`[d]`), and the tiers of a
+  /// backtracking MATCHES as they run (the cost model: Documentation/Limits.md). Past it
+  /// evaluation fails with `limitExceeded`. Under the default any evaluation of an input up
+  /// to 1 MiB ends in well under 100 ms. Default 1,000,000.
   public var maxSteps: Int
-  /// PCRE2's match limit for one MATCHES test: how many times PCRE2 may call its internal
-  /// match function (roughly, backtracking steps; honoured by the JIT too). Past it the
-  /// test fails with a `regex` error. Values are clamped to `0...UInt32.max`.
+  /// PCRE2's match limit for one MATCHES test that needs backtracking (back references,
+  /// lookaround, …; other patterns run in linear time without one): the last tier of
+  /// match limit the budget pays for. Past it the test fails with a `regex` error; the
+  /// step budget usually runs out first. Values are clamped to `0...UInt32.max`.
   /// Default 1,000,000.
   public var regexMatchLimit: Int
   /// PCRE2's depth limit for one MATCHES test: the deepest backtracking nesting of PCRE2's

@@ -54,46 +54,23 @@ struct Compiler {
     return program
   }
 
+  /// Every constant MATCHES pattern compiles, predicates nested in expressions (TERNARY,
+  /// SUBQUERY) included.
   static func checkConstantPatterns(_ p: PredicateSyntax) throws(SyntaxError) {
-    switch p.kind {
-    case .constant: return
-    case .not(let inner): try checkConstantPatterns(inner)
-    case .and(let ps), .or(let ps): for x in ps { try checkConstantPatterns(x) }
-    case .comparison(let c):
-      try checkConstantPatterns(c.lhs)
-      try checkConstantPatterns(c.rhs)
-      guard c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind else { return }
+    if case .comparison(let c) = p.kind, c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind {
       do throws(RegexFailure) {
         _ = try RegexPattern(pattern, caseInsensitive: c.options.contains(.caseInsensitive))
       } catch {
         throw patternError(error, c.rhs.range)
       }
     }
+    try SyntaxChild.predicate(p).forEachChild(checkConstantPatterns)
   }
 
-  /// Predicates nested in expressions (TERNARY, SUBQUERY) are checked too.
-  static func checkConstantPatterns(_ e: ExpressionSyntax) throws(SyntaxError) {
-    switch e.kind {
-    case .constant, .evaluatedObject, .variable: return
-    case .keyPath(let base, _): if let base { try checkConstantPatterns(base) }
-    case .aggregate(let xs), .function(_, let xs): for x in xs { try checkConstantPatterns(x) }
-    case .index(let base, let index):
-      try checkConstantPatterns(base)
-      if case .expression(let i) = index { try checkConstantPatterns(i) }
-    case .negate(let x), .bitwiseNot(let x), .cast(let x, _), .assignment(_, let x): try checkConstantPatterns(x)
-    case .binary(_, let a, let b):
-      try checkConstantPatterns(a)
-      try checkConstantPatterns(b)
-    case .customFunction(let receiver, _, let args):
-      try checkConstantPatterns(receiver)
-      for x in args { try checkConstantPatterns(x) }
-    case .subquery(let collection, _, let body):
-      try checkConstantPatterns(collection)
-      try checkConstantPatterns(body)
-    case .ternary(let p, let a, let b):
-      try checkConstantPatterns(p)
-      try checkConstantPatterns(a)
-      try checkConstantPatterns(b)
+  static func checkConstantPatterns(_ child: SyntaxChild) throws(SyntaxError) {
+    switch child {
+    case .predicate(let p): try checkConstantPatterns(p)
+    case .expression(let e): try e.forEachChild(checkConstantPatterns)
     }
   }
 
@@ -205,6 +182,11 @@ struct Compiler {
       for exit in exits { patchJump(exit, to: program.code.count) }
     case .comparison(let c):
       try comparison(c, range: p.range)
+    case .customSelector(let lhs, let selector, let rhs):
+      // `lhs sel: rhs` is the function registered as `sel:` (or the built-in one) called on
+      // `lhs` with `rhs`, and true when it answers true.
+      let call = ExpressionSyntax(.customFunction(receiver: lhs, name: selector, arguments: [rhs]), range: p.range)
+      try comparison(ComparisonSyntax(call, .equal, ExpressionSyntax(.constant(.bool(true)))), range: p.range)
     }
   }
 

@@ -42,6 +42,10 @@ struct ConstantFolder {
     case .or(let operands):
       guard operands.contains(where: Self.mayFold) else { return p }
       return Self.compound(operands.map(fold), isAnd: false, range: p.range)
+    case .customSelector(let lhs, let selector, let rhs):
+      // The selector's function is the caller's: only its operands fold.
+      p.kind = .customSelector(lhs: fold(lhs), selector: selector, rhs: fold(rhs))
+      return p
     }
   }
 
@@ -53,6 +57,7 @@ struct ConstantFolder {
       mayFold(c.lhs) || mayFold(c.rhs) || (c.lhs.isConstant && c.rhs.isConstant)
     case .not(let inner): mayFold(inner)
     case .and(let ps), .or(let ps): ps.contains(where: mayFold)
+    case .customSelector(let lhs, _, let rhs): mayFold(lhs) || mayFold(rhs)
     }
   }
 

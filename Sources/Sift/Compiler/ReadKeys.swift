@@ -8,60 +8,29 @@ package enum ReadKeys {
   package static func topLevel(_ syntax: PredicateSyntax) -> [String]? {
     var keys: [String] = []
     var whole = false
-    visit(syntax, &keys, &whole)
+    visit(.predicate(syntax), &keys, &whole)
     if whole { return nil }
     var seen = Set<String>()
     return keys.filter { seen.insert($0).inserted }
   }
 
-  private static func visit(_ p: PredicateSyntax, _ keys: inout [String], _ whole: inout Bool) {
-    switch p.kind {
-    case .constant: break
-    case .comparison(let c):
-      visit(c.lhs, &keys, &whole)
-      visit(c.rhs, &keys, &whole)
-    case .not(let inner): visit(inner, &keys, &whole)
-    case .and(let parts), .or(let parts):
-      for part in parts { visit(part, &keys, &whole) }
-    }
-  }
-
-  private static func visit(_ e: ExpressionSyntax, _ keys: inout [String], _ whole: inout Bool) {
-    switch e.kind {
-    case .constant, .variable: break
-    case .evaluatedObject: whole = true
-    case .keyPath(let base, let path):
-      if let base {
-        visit(base, &keys, &whole)
-      } else if let first = path.first, first != "self", !first.isCollectionOperator {
-        keys.append(first)
-      } else {
+  private static func visit(_ child: SyntaxChild, _ keys: inout [String], _ whole: inout Bool) {
+    if case .expression(let e) = child {
+      switch e.kind {
+      case .evaluatedObject:
         whole = true
+        return
+      case .keyPath(nil, let path):
+        if let first = path.first, first != "self", !first.isCollectionOperator {
+          keys.append(first)
+        } else {
+          whole = true
+        }
+        return
+      default: break
       }
-    case .aggregate(let elements):
-      for element in elements { visit(element, &keys, &whole) }
-    case .index(let base, let index):
-      visit(base, &keys, &whole)
-      if case .expression(let i) = index { visit(i, &keys, &whole) }
-    case .negate(let inner), .bitwiseNot(let inner), .cast(let inner, _):
-      visit(inner, &keys, &whole)
-    case .binary(_, let a, let b):
-      visit(a, &keys, &whole)
-      visit(b, &keys, &whole)
-    case .function(_, let arguments):
-      for argument in arguments { visit(argument, &keys, &whole) }
-    case .customFunction(let receiver, _, let arguments):
-      visit(receiver, &keys, &whole)
-      for argument in arguments { visit(argument, &keys, &whole) }
-    case .subquery(let collection, _, let predicate):
-      visit(collection, &keys, &whole)
-      // Inside a SUBQUERY, a key path without a base still starts at the evaluated object.
-      visit(predicate, &keys, &whole)
-    case .ternary(let condition, let a, let b):
-      visit(condition, &keys, &whole)
-      visit(a, &keys, &whole)
-      visit(b, &keys, &whole)
-    case .assignment(_, let value): visit(value, &keys, &whole)
     }
+    // Inside a SUBQUERY, a key path without a base still starts at the evaluated object.
+    child.forEachChild { visit($0, &keys, &whole) }
   }
 }

@@ -42,7 +42,36 @@ extension Semantics {
       case .shiftLeft: return .int(x << y)
       default: return .int(x >> y)
       }
+    case .union, .intersect, .minus:
+      return try setOperation(op, a, b)
     }
+  }
+
+  /// `UNION`, `INTERSECT`, `MINUS` of two collections (nil is the empty one): the distinct
+  /// elements, in the order of the left collection, then (for UNION) the right one.
+  static func setOperation(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue) throws(EvaluationError) -> SiftValue {
+    func elements(_ v: SiftValue) throws(EvaluationError) -> [SiftValue] {
+      switch v {
+      case .null: return []
+      case .array(let xs): return xs
+      default: throw typeError("\(op.rawValue) needs collections, not a \(v.kindName)")
+      }
+    }
+    let left = try elements(a)
+    let right = try elements(b)
+    var seen = Set<EqualityKey>()
+    var result: [SiftValue] = []
+    switch op {
+    case .union:
+      for x in left + right where seen.insert(EqualityKey(x)).inserted { result.append(x) }
+    default:
+      let other = Set(right.map(EqualityKey.init))
+      let keep = op == .intersect
+      for x in left where other.contains(EqualityKey(x)) == keep && seen.insert(EqualityKey(x)).inserted {
+        result.append(x)
+      }
+    }
+    return .array(result)
   }
 
   static func divide(_ a: SiftValue, _ b: SiftValue) throws(EvaluationError) -> SiftValue {

@@ -139,8 +139,10 @@ enum Machine {
     case .indexSpecial:
       R[i.a] = try Semantics.index(R[i.b], i.d == 0 ? .first : i.d == 1 ? .last : .size)
     case .binary:
-      // A string built (concatenation) is charged for its bytes.
+      // A string built (concatenation) is charged for its bytes; a set operation for the
+      // elements of both collections.
       try charge(Cost.string(R[i.b].stringBytes + R[i.c].stringBytes, folding: false), &env)
+      if i.d >= Self.firstSetOperator { try charge(R[i.b].elementCount + R[i.c].elementCount, &env) }
       R[i.a] = try Semantics.binary(BinaryOperator.allCases[i.d], R[i.b], R[i.c])
     case .negate:
       R[i.a] = try Semantics.negate(R[i.b])
@@ -154,10 +156,18 @@ enum Machine {
       R[i.a] = try Functions.call(f, Array(R[i.b..<(i.b + i.d)]))
     case .callCustom:
       let name = program.names[i.c]
-      guard let function = program.functions[name] else {
-        throw EvaluationError(.unknownFunction, "no function named '\(name)' is registered")
+      let arguments = Array(R[i.b..<(i.b + i.d)])
+      if let function = program.functions[name] {
+        R[i.a] = try function(arguments)
+      } else {
+        // Foundation's methods, when nothing is registered under the name: they build
+        // strings from their operands (their bytes, as if folded).
+        try charge(Cost.string(arguments.reduce(0) { $0 + $1.stringBytes }, folding: true), &env)
+        guard let result = try BuiltinSelectors.call(name, arguments) else {
+          throw EvaluationError(.unknownFunction, "no function named '\(name)' is registered")
+        }
+        R[i.a] = result
       }
-      R[i.a] = try function(Array(R[i.b..<(i.b + i.d)]))
     case .makeArray:
       R[i.a] = .array(Array(R[i.b..<(i.b + i.c)]))
     case .cast:
@@ -220,6 +230,10 @@ enum Machine {
       return try generic(v, d.op, d.constant ?? .null, d.options, program, &env)
     }
   }
+
+  /// The index of `UNION` in `BinaryOperator.allCases`: it and the cases after it are the
+  /// set operators.
+  static let firstSetOperator = BinaryOperator.allCases.firstIndex(of: .union)!
 
   /// A program that is one string test (``Program/kernel``) on a string subject: no
   /// dispatch loop, registers or environment. The hot shapes `SELF IN {…}`,

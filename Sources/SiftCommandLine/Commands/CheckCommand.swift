@@ -16,7 +16,8 @@ enum CheckCommand {
     Exit 0 if all are valid, 1 if any is invalid, 2 if FILE cannot be read.
 
       --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to
-                         every line
+                         every line; a line with fewer specifiers than values gets a
+                         warning (Apple ignores the rest, and so does Sift), not an error
     """
 
   /// Runs `sift check` with the arguments after the subcommand name.
@@ -55,9 +56,20 @@ enum CheckCommand {
     let ok = reader.forEachLine { line, number in
       if PredicateLines.isBlank(line) || PredicateLines.isComment(line) { return true }
       predicates += 1
-      if let diagnostic = diagnostic(Array(line), arguments: args) {
+      let bytes = Array(line)
+      if let diagnostic = diagnostic(bytes, arguments: args) {
         invalid += 1
         Console.error("\(name):\(number): \(diagnostic)")
+      } else if !args.isEmpty {
+        // Apple ignores arguments beyond a format's specifiers; so does Sift, with a warning.
+        let unused = PredicateSyntax.unusedArgumentCount(
+          in: String(decoding: bytes, as: UTF8.self), arguments: args.count)
+        if unused > 0 {
+          let specifiers = args.count - unused
+          Console.error(
+            "\(name):\(number): warning: \(unused) of the \(args.count) arguments \(unused == 1 ? "is" : "are") "
+              + "unused: the line has \(specifiers) format specifier\(specifiers == 1 ? "" : "s")")
+        }
       }
       return true
     }

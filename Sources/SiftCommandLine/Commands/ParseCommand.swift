@@ -73,8 +73,11 @@ enum ParseCommand {
     var record = JSONRecord()
     record.add("id", request.id, text: request.idText)
     do {
-      let predicate = try PredicateSyntax(parsing: request.format, arguments: request.args)
+      let (predicate, unused) = try PredicateSyntax.parseReportingUnusedArguments(
+        request.format, arguments: request.args)
       record.add("canonical", .string(predicate.predicateFormat))
+      // Arguments beyond the specifiers are ignored, as Apple ignores them: said, not lost.
+      if unused > 0 { record.add("unused_arguments", .int(unused)) }
     } catch {
       record.addError(stage: "parse", message: error.error.message, offset: error.error.range.start)
     }

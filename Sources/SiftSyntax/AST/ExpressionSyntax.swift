@@ -70,7 +70,7 @@ public indirect enum IndexSyntax: Hashable, Sendable {
   case expression(ExpressionSyntax)
 }
 
-/// Binary arithmetic and bitwise operators, spelled as canonical text prints them.
+/// Binary arithmetic, bitwise and set operators, spelled as canonical text prints them.
 public enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
   /// `+`
   case add = "+"
@@ -92,4 +92,10 @@ public enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
   case bitwiseOr = "|"
   /// `^`
   case bitwiseXor = "^"
+  /// `UNION`: the distinct elements of both collections.
+  case union = "UNION"
+  /// `INTERSECT`: the distinct elements of the left collection that the right one has.
+  case intersect = "INTERSECT"
+  /// `MINUS`: the distinct elements of the left collection that the right one lacks.
+  case minus = "MINUS"
 }

@@ -26,6 +26,10 @@ public struct PredicateSyntax: Hashable, Sendable {
     case and([PredicateSyntax])
     /// `a OR b OR …` (at least two operands).
     case or([PredicateSyntax])
+    /// `lhs selector: rhs`, a comparison by a named method (`SELF isKindOfClass: %@`),
+    /// answered by the function registered under the selector, or a built-in one. The
+    /// selector keeps its colon: `isKindOfClass:`.
+    case customSelector(lhs: ExpressionSyntax, selector: String, rhs: ExpressionSyntax)
   }
 
   /// Structural equality; ranges are ignored.

@@ -325,6 +325,10 @@ extension Token {
       case .integerMinMagnitude: .integerMinMagnitude
       case .double(let v): .double(v)
       case .string(let escaped): .string(Lexer.stringValue(source, range: range, escaped: escaped))
+      case .quotedKey(let escaped):
+        .identifier(
+          Lexer.stringValue(source, range: SourceRange(start: range.start + 1, end: range.end), escaped: escaped),
+          escaped: true)
       case .variable: .variable(text(Lexer.variableNameStart(source, range: range)))
       case .specifier: .specifier(FormatSpecifier(conversion: source[range.end - 1]))
       case .percentLiteral: .percentLiteral

@@ -80,10 +80,15 @@ struct Lexer {
       kind = .variable
     case UInt8(ascii: "#"):
       position += 1
+      if peek() == UInt8(ascii: "\"") || peek() == UInt8(ascii: "'") {
+        var notDecoded: [UInt8]? = nil
+        kind = .quotedKey(escaped: try scanString(decodingInto: &notDecoded))
+        break
+      }
       guard identifierRun() else {
         throw SyntaxError(
           "expected a key after '#'", at: SourceRange(start: start, end: position),
-          hint: "'#' makes a reserved word usable as a key, as in #like")
+          hint: "'#' makes a reserved word usable as a key, as in #like, and any text a key, as in #\"fill-opacity\"")
       }
       kind = .identifier(escaped: true)
     case UInt8(ascii: "@"):

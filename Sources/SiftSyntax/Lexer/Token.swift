@@ -21,6 +21,9 @@ struct Lexeme {
     /// A quoted string. Without a backslash (`escaped` false) its value is the text between
     /// the quotes; otherwise the escapes are decoded when the value is needed.
     case string(escaped: Bool)
+    /// `#"any text"` or `#'any text'`: a key spelled as a string, for keys that are not
+    /// words (`#"fill-opacity"`). The text after the `#` is a string literal token.
+    case quotedKey(escaped: Bool)
     /// `$name` or `$#name`.
     case variable
     /// A format specifier, with its ordinal among the specifiers of the text (which says
@@ -149,7 +152,7 @@ enum Keyword: String, CaseIterable {
   }
 
   private static let extraEscaped: Set<String> = [
-    "FUNCTION", "TERNARY", "APPLY", "INTERSECTION", "MINUS", "UNION", "TOKENMATCHES",
+    "FUNCTION", "TERNARY", "APPLY", "INTERSECTION", "INTERSECT", "MINUS", "UNION", "TOKENMATCHES",
   ]
 }
 

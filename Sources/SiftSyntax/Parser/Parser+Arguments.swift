@@ -95,6 +95,8 @@ struct VariableSubstitution {
     case .not(let inner): p.kind = .not(predicate(inner))
     case .and(let ps): p.kind = .and(ps.map(predicate))
     case .or(let ps): p.kind = .or(ps.map(predicate))
+    case .customSelector(let lhs, let selector, let rhs):
+      p.kind = .customSelector(lhs: expression(lhs), selector: selector, rhs: expression(rhs))
     }
     return p
   }

@@ -1,27 +1,32 @@
 /// The binary operator precedence table, lowest level first; every level is
 /// left-associative. This is the single source the parser reads; `Grammar/Precedence.md`
 /// documents it, with the unary, postfix and assignment levels around it.
-let binaryPrecedence: [[(Punct, BinaryOperator)]] = [
-  [(.pipe, .bitwiseOr)],
-  [(.caret, .bitwiseXor)],
-  [(.ampersand, .bitwiseAnd)],
-  [(.shiftLeft, .shiftLeft), (.shiftRight, .shiftRight)],
-  [(.plus, .add), (.minus, .subtract)],
-  [(.star, .multiply), (.slash, .divide)],
-  [(.starStar, .power)],
+/// Each operator is given with its spelling: punctuation, or for the set operators a word
+/// (any case, not reserved: an operator only between two operands, so `union == 1` still
+/// reads the key "union").
+let binaryPrecedence: [[(String, BinaryOperator)]] = [
+  [("UNION", .union), ("INTERSECT", .intersect), ("MINUS", .minus)],
+  [(Punct.pipe.rawValue, .bitwiseOr)],
+  [(Punct.caret.rawValue, .bitwiseXor)],
+  [(Punct.ampersand.rawValue, .bitwiseAnd)],
+  [(Punct.shiftLeft.rawValue, .shiftLeft), (Punct.shiftRight.rawValue, .shiftRight)],
+  [(Punct.plus.rawValue, .add), (Punct.minus.rawValue, .subtract)],
+  [(Punct.star.rawValue, .multiply), (Punct.slash.rawValue, .divide)],
+  [(Punct.starStar.rawValue, .power)],
 ]
 
 extension BinaryOperator {
   /// Index into ``binaryPrecedence``: higher binds tighter.
   var precedence: Int {
     switch self {
-    case .bitwiseOr: 0
-    case .bitwiseXor: 1
-    case .bitwiseAnd: 2
-    case .shiftLeft, .shiftRight: 3
-    case .add, .subtract: 4
-    case .multiply, .divide: 5
-    case .power: 6
+    case .union, .intersect, .minus: 0
+    case .bitwiseOr: 1
+    case .bitwiseXor: 2
+    case .bitwiseAnd: 3
+    case .shiftLeft, .shiftRight: 4
+    case .add, .subtract: 5
+    case .multiply, .divide: 6
+    case .power: 7
     }
   }
 
@@ -100,8 +105,24 @@ extension Parser {
   /// The binary operator at the cursor, if any.
   @inline(__always)
   func currentBinaryOperator() -> BinaryOperator? {
-    guard case .punct(let p) = current.kind else { return nil }
-    return BinaryOperator.spelled(p)
+    switch current.kind {
+    case .punct(let p): return BinaryOperator.spelled(p)
+    case .identifier(escaped: false): return setOperator()
+    default: return nil
+    }
+  }
+
+  /// `UNION`, `INTERSECT` or `MINUS` (any case) at the cursor, when an operand follows.
+  @inline(never)
+  func setOperator() -> BinaryOperator? {
+    let length = current.range.end - current.range.start
+    guard length == 5 || length == 9, Self.startsExpression(peek()) else { return nil }
+    switch name(of: current).uppercased() {
+    case "UNION": return .union
+    case "INTERSECT": return .intersect
+    case "MINUS": return .minus
+    default: return nil
+    }
   }
 
   /// Rule `unary-expression`: `'-' unary-expression | '~' unary-expression | postfix-expression`.
@@ -191,8 +212,9 @@ extension Parser {
     return ExpressionSyntax(.index(base, index), range: range(from: start))
   }
 
-  /// `base '.' key`; one level deeper unless it extends a key path (the caller restores
-  /// the depth).
+  /// `base '.' key`, or `base '.' %K` (the argument's keys appended: `%K.%K`,
+  /// `$FETCH_SOURCE.%K`); one level deeper unless it extends a key path (the caller
+  /// restores the depth).
   @inline(never)
   mutating func parseKeySuffix(_ base: inout ExpressionSyntax, start: Int) throws(SyntaxError) {
     let dot = advance()
@@ -200,8 +222,27 @@ extension Parser {
     case .keyPath, .evaluatedObject: break
     default: try enter(dot)
     }
+    if case .specifier(let ordinal) = current.kind {
+      let token = advance()
+      guard specifier(of: token) == .keyPath else { throw argumentAfterDot(token) }
+      let bound = try bind(.keyPath, token: token, ordinal: ordinal)
+      let keys: [String]
+      switch bound.kind {
+      case .keyPath(_, let k): keys = k
+      default: keys = ["self"]  // %K bound to "self"
+      }
+      for key in keys { appendKey(key, to: &base, range: range(from: start)) }
+      return
+    }
     let key = try parseKey(afterDot: true)
     appendKey(key, to: &base, range: range(from: start))
+  }
+
+  @inline(never)
+  func argumentAfterDot(_ token: Lexeme) -> SyntaxError {
+    SyntaxError(
+      "only a %K key path can follow '.', not \(sourceText(token.range.start, token.range.end))", at: token.range,
+      hint: "pass the key as a %K argument")
   }
 
   /// ``appendingKey(_:to:range:)`` in place: the key array is extended where it is, not
@@ -261,8 +302,8 @@ extension Parser {
   /// stands for the key `self` (as in `nums.@sum.self`).
   mutating func parseKey(afterDot: Bool) throws(SyntaxError) -> String {
     switch current.kind {
-    case .identifier:
-      return name(of: advance())
+    case .identifier, .quotedKey:
+      return keyName(of: advance())
     case .keyword(.self_) where afterDot:
       _ = advance()
       return "self"
@@ -323,7 +364,7 @@ extension Parser {
   /// mutating one copies the whole parser first.
   static func startsExpression(_ token: Lexeme) -> Bool {
     switch token.kind {
-    case .identifier, .integer, .integerMinMagnitude, .double, .string, .variable, .specifier: return true
+    case .identifier, .quotedKey, .integer, .integerMinMagnitude, .double, .string, .variable, .specifier: return true
     case .keyword(let k):
       switch k {
       case .self_, .null, .nil_, .true_, .yes, .false_, .no, .subquery, .cast: return true

@@ -155,9 +155,32 @@ extension Parser {
     let start = index
     let (quantifier, negated) = try parseQuantifier()
     let lhs = try parseExpression()
+    if case .identifier(escaped: false) = current.kind, case .punct(.colon) = peek().kind {
+      return try parseCustomSelector(lhs, quantified: quantifier != nil, start: start)
+    }
     let (op, options) = try parseOperatorAndOptions(after: lhs, quantified: quantifier != nil)
     let rhs = try parseExpression()
     return Self.makeComparison(quantifier, lhs, op, options, rhs, negated: negated, range: range(from: start))
+  }
+
+  /// Rule `custom-selector`: `Identifier ':' expression` after the left operand, as in
+  /// `SELF isKindOfClass: %@`. Apple's custom-selector comparisons take no ANY/ALL and
+  /// no options.
+  @inline(never)
+  mutating func parseCustomSelector(_ lhs: consuming ExpressionSyntax, quantified: Bool, start: Int)
+    throws(SyntaxError) -> PredicateSyntax
+  {
+    let nameToken = advance()
+    let selector = name(of: nameToken) + ":"
+    let colon = advance()
+    if quantified {
+      throw SyntaxError(
+        "a custom selector comparison takes no ANY, SOME, ALL or NONE", at: nameToken.range,
+        hint: "test each element in a SUBQUERY, as in SUBQUERY(xs, $x, $x \(selector) …).@count > 0")
+    }
+    guard Self.startsExpression(current) else { throw expressionExpected(after: colon) }
+    let rhs = try parseExpression()
+    return PredicateSyntax(.customSelector(lhs: lhs, selector: selector, rhs: rhs), range: range(from: start))
   }
 
   /// `ANY`, `SOME`, `ALL` or `NONE` (`negated`: NOT ANY), and a check that an expression

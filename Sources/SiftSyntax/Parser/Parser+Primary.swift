@@ -89,9 +89,9 @@ extension Parser {
         hint: "write it inside quotes, as in '100%'")
     case .keyword(let k):
       return try parseKeywordPrimary(k, token: token)
-    case .identifier:
+    case .identifier, .quotedKey:
       _ = advance()
-      return ExpressionSyntax(.keyPath(base: nil, keys: [name(of: token)]), range: token.range)
+      return ExpressionSyntax(.keyPath(base: nil, keys: [keyName(of: token)]), range: token.range)
     default:
       throw expressionExpected(after: nil)
     }

@@ -79,12 +79,8 @@ struct Parser: ~Copyable {
       throw SyntaxError(
         "unexpected \(describe(current)) after the end of the predicate", at: current.range, hint: hint)
     }
-    if arguments.count > specifierCount {
-      throw SyntaxError(
-        "\(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given but the format has "
-          + "\(specifierCount) format specifier\(specifierCount == 1 ? "" : "s")",
-        at: current.range, hint: "every argument needs a %@, %K or numeric specifier")
-    }
+    // Arguments beyond the specifiers are ignored, as Apple ignores them
+    // (``PredicateSyntax/parseReportingUnusedArguments(_:arguments:options:)`` counts them).
     return predicate
   }
 
@@ -110,6 +106,13 @@ struct Parser: ~Copyable {
   func name(of token: Lexeme) -> String {
     let start = if case .identifier(escaped: true) = token.kind { token.range.start + 1 } else { token.range.start }
     return sourceText(start, token.range.end)
+  }
+
+  /// The key a key token names: an identifier's name, or a quoted key's decoded text.
+  func keyName(of token: Lexeme) -> String {
+    guard case .quotedKey(let escaped) = token.kind else { return name(of: token) }
+    return Lexer.stringValue(
+      source, range: SourceRange(start: token.range.start + 1, end: token.range.end), escaped: escaped)
   }
 
   /// The name of a `$variable` token, without the `$` (or `$#`).
@@ -232,6 +235,7 @@ struct Parser: ~Copyable {
     case .integerMinMagnitude: "number 9223372036854775808"
     case .double(let v): "number \(v)"
     case .string: "string " + Self.quoted(stringValue(of: token))
+    case .quotedKey: "key #" + Self.quoted(keyName(of: token))
     case .variable: "variable $\(variableName(of: token))"
     case .specifier: "format specifier"
     case .percentLiteral: "'%%'"
@@ -319,6 +323,37 @@ extension PredicateSyntax {
     return (predicate, work)
   }
 
+  /// Parses like ``init(parsing:arguments:options:)`` and also says how many arguments
+  /// went unused: Apple ignores arguments beyond the format's specifiers (its own guide
+  /// passes two to `%K like '%@'`, whose quoted `%@` is text), and so does Sift; a caller
+  /// that wants to warn about them gets the count here.
+  public static func parseReportingUnusedArguments(
+    _ text: String, arguments: [SiftValue] = [], options: ParseOptions = .default
+  ) throws(PredicateSyntaxError) -> (predicate: PredicateSyntax, unusedArguments: Int) {
+    var text = text
+    let result = text.withUTF8 { bytes in
+      Result { () throws(SyntaxError) -> (PredicateSyntax, Int) in
+        var work = 0
+        var specifiers = 0
+        let predicate = try parse(bytes, arguments: arguments, options: options, work: &work, specifiers: &specifiers)
+        return (predicate, max(0, arguments.count - specifiers))
+      }
+    }
+    switch result {
+    case .success(let (predicate, unused)): return (predicate, unused)
+    case .failure(let error): throw PredicateSyntaxError(error, source: text)
+    }
+  }
+
+  /// How many of `argumentCount` arguments `text` leaves unused (its format specifiers
+  /// take the first ones); 0 when the text does not lex.
+  public static func unusedArgumentCount(in text: String, arguments argumentCount: Int) -> Int {
+    var text = text
+    let specifiers = text.withUTF8 { bytes in (try? Lexer.lex(bytes))?.specifierCount }
+    guard let specifiers else { return 0 }
+    return max(0, argumentCount - specifiers)
+  }
+
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>, arguments: [SiftValue], options: ParseOptions)
     throws(SyntaxError) -> PredicateSyntax
   {
@@ -329,6 +364,14 @@ extension PredicateSyntax {
   static func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, arguments: [SiftValue], options: ParseOptions, work: inout Int
   ) throws(SyntaxError) -> PredicateSyntax {
+    var specifiers = 0
+    return try parse(bytes, arguments: arguments, options: options, work: &work, specifiers: &specifiers)
+  }
+
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, arguments: [SiftValue], options: ParseOptions, work: inout Int,
+    specifiers: inout Int
+  ) throws(SyntaxError) -> PredicateSyntax {
     guard bytes.count <= options.limits.maxInputLength else {
       throw SyntaxError(
         "predicate is \(bytes.count) bytes long; the limit is \(options.limits.maxInputLength)",
@@ -336,6 +379,7 @@ extension PredicateSyntax {
         hint: "the limit is SyntaxLimits.maxInputLength")
     }
     let (tokens, specifierCount) = try Lexer.lex(bytes)
+    specifiers = specifierCount
     var parser = Parser(
       tokens: tokens, specifierCount: specifierCount, source: bytes, arguments: arguments, options: options)
     defer { work = parser.advances }

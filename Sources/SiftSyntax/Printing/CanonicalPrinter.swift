@@ -37,6 +37,10 @@ enum CanonicalPrinter {
       writeJoined(operands, " AND ", to: &out)
     case .or(let operands):
       writeJoined(operands, " OR ", to: &out)
+    case .customSelector(let lhs, let selector, let rhs):
+      write(lhs, level: .expression, to: &out)
+      out += " " + selector + " "
+      write(rhs, level: .expression, to: &out)
     }
   }
 
@@ -184,12 +188,43 @@ enum CanonicalPrinter {
     }
   }
 
-  private static func firstKey(_ key: String) -> String {
-    Keyword.needsEscape(key) ? "#" + key : key
+  /// A key as it reads back: a word as itself (`#word` for a reserved one), `@word` as
+  /// itself, anything else quoted (`#"fill-opacity"`, `#"a\nb"`), so that printed text
+  /// parses to the same key and never holds a raw line break.
+  static func firstKey(_ key: String) -> String {
+    if isWord(key.unicodeScalars[...]) { return Keyword.needsEscape(key) ? "#" + key : key }
+    return isCollectionKey(key) ? key : quotedKey(key)
   }
 
-  private static func afterDot(_ key: String) -> String {
+  /// `@word`, printed as itself.
+  static func isCollectionKey(_ key: String) -> Bool {
+    key.unicodeScalars.first == "@" && isWord(key.unicodeScalars.dropFirst())
+  }
+
+  /// A key as `#"text"`.
+  static func quotedKey(_ key: String) -> String {
+    var out = "#"
+    writeString(key, to: &out)
+    return out
+  }
+
+  /// A key in a tree dump: a word or `@word` as itself, anything else quoted.
+  static func dumpKey(_ key: String) -> String {
+    isWord(key.unicodeScalars[...]) || isCollectionKey(key) ? key : quotedKey(key)
+  }
+
+  static func afterDot(_ key: String) -> String {
     key == "self" ? key : firstKey(key)
+  }
+
+  /// Whether `scalars` lex as exactly one word (`Word` in Predicate.ebnf).
+  private static func isWord(_ scalars: Substring.UnicodeScalarView) -> Bool {
+    guard let first = scalars.first else { return false }
+    func ascii(_ c: Unicode.Scalar, first: Bool) -> Bool {
+      (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || (!first && c >= "0" && c <= "9")
+    }
+    guard first.isASCII ? ascii(first, first: true) : first.properties.isXIDStart else { return false }
+    return scalars.dropFirst().allSatisfy { $0.isASCII ? ascii($0, first: false) : $0.properties.isXIDContinue }
   }
 
   static func writeConstant(_ value: SiftValue, to out: inout String) {

@@ -31,6 +31,10 @@ enum TreeDump {
     case .or(let operands):
       line(indent, "or", p.range, &lines)
       for o in operands { predicate(o, indent: indent + 1, into: &lines) }
+    case .customSelector(let lhs, let selector, let rhs):
+      line(indent, "selector \(selector)", p.range, &lines)
+      expression(lhs, indent: indent + 1, into: &lines)
+      expression(rhs, indent: indent + 1, into: &lines)
     }
   }
 
@@ -46,7 +50,7 @@ enum TreeDump {
     case .variable(let name):
       line(indent, "variable $\(name)", r, &lines)
     case .keyPath(let base, let keys):
-      line(indent, "keyPath " + keys.joined(separator: "."), r, &lines)
+      line(indent, "keyPath " + keys.map(CanonicalPrinter.dumpKey).joined(separator: "."), r, &lines)
       if let base { expression(base, indent: indent + 1, into: &lines) }
     case .aggregate(let elements):
       line(indent, "aggregate \(elements.count)", r, &lines)
