@@ -102,6 +102,13 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// ``init(syntax:options:)`` with the text the tree was parsed from, for diagnostics
   /// (nil: the tree's canonical text).
   package init(syntax: PredicateSyntax, format: String?, options: CompileOptions) throws(PredicateSyntaxError) {
+    try self.init(syntax: syntax, format: format, arguments: [], substitutions: [:], options: options)
+  }
+
+  init(
+    syntax: PredicateSyntax, format: String?, arguments: [SiftValue], substitutions: [String: SiftValue],
+    options: CompileOptions
+  ) throws(PredicateSyntaxError) {
     let program: Program
     do {
       program = try Compiler.compile(
@@ -110,8 +117,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       throw PredicateSyntaxError(error, source: format ?? syntax.predicateFormat)
     }
     storage = Storage(
-      format: format ?? syntax.predicateFormat, arguments: [], substitutions: [:], options: options, syntax: syntax,
-      program: program)
+      format: format ?? syntax.predicateFormat, arguments: arguments, substitutions: substitutions, options: options,
+      syntax: syntax, program: program)
   }
 
   /// The canonical text (Apple's `predicateFormat`).
@@ -124,9 +131,11 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// `NSPredicate.withSubstitutionVariables(_:)`.
   public func withSubstitutionVariables(_ variables: [String: SiftValue]) throws(PredicateSyntaxError) -> SiftPredicate
   {
+    // The tree is rewritten, not the text re-parsed: a tree built from parts, or holding a
+    // dictionary argument, has no text that parses back to it.
     try SiftPredicate(
-      format: format, arguments: arguments, substitutions: substitutions.merging(variables) { _, new in new },
-      options: options)
+      syntax: syntax.substitutingVariables(variables), format: format, arguments: arguments,
+      substitutions: substitutions.merging(variables) { _, new in new }, options: options)
   }
 
   /// A stable listing of the compiled bytecode.

@@ -56,6 +56,21 @@ struct Compiler {
 
   /// Every constant MATCHES pattern compiles, predicates nested in expressions (TERNARY,
   /// SUBQUERY) included.
+  /// An expression on its own (``SiftExpression``): its value is left in register 0.
+  static func compileExpression(
+    _ expression: ExpressionSyntax, slots: SlotResolver?, functions: SiftFunctions, limits: EvaluationLimits
+  ) throws(SyntaxError) -> Program {
+    try checkConstantPatterns(.expression(expression))
+    let folded = ConstantFolder(limits: limits).fold(expression)
+    var compiler = Compiler(slots: slots, functions: functions, limits: limits)
+    let result = compiler.allocateRegister()
+    try compiler.expression(folded, into: result)
+    compiler.emit(.ret, range: expression.range)
+    let program = Program(compiler.program, functions: functions, regexLimits: limits.regex, maxSteps: limits.maxSteps)
+    try Verifier.verify(program, range: expression.range)
+    return program
+  }
+
   static func checkConstantPatterns(_ p: PredicateSyntax) throws(SyntaxError) {
     if case .comparison(let c) = p.kind, c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind {
       do throws(RegexFailure) {

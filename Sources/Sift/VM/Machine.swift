@@ -24,6 +24,20 @@ enum Machine {
     }
   }
 
+  /// An expression program (``Compiler/compileExpression(_:slots:functions:limits:)``):
+  /// its value, register 0 when it returns.
+  static func value(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError)
+    -> SiftValue
+  {
+    try withUnsafeTemporaryAllocation(of: SiftValue.self, capacity: max(program.registerCount, 1)) {
+      (registers) throws(EvaluationError) -> SiftValue in
+      registers.initialize(repeating: .null)
+      defer { registers.deinitialize() }
+      _ = try run(program, input, registers, &environment)
+      return registers[0]
+    }
+  }
+
   @inline(__always)
   private static func run(
     _ program: Program, _ input: Input, _ registers: UnsafeMutableBufferPointer<SiftValue>,
@@ -232,8 +246,9 @@ enum Machine {
   }
 
   /// The index of `UNION` in `BinaryOperator.allCases`: it and the cases after it are the
-  /// set operators.
-  static let firstSetOperator = BinaryOperator.allCases.firstIndex(of: .union)!
+  /// set operators. A literal, so the dispatch pays no lazy initialisation for it
+  /// (`FastPathTests` checks it against the enum).
+  static let firstSetOperator = 10
 
   /// A program that is one string test (``Program/kernel``) on a string subject: no
   /// dispatch loop, registers or environment. The hot shapes `SELF IN {…}`,

@@ -263,6 +263,48 @@ struct Parser: ~Copyable {
   }
 }
 
+extension ExpressionSyntax {
+  /// Parses an expression on its own, as `NSExpression(format:)` does (`a.b + 1`,
+  /// `sum:(x)`, `$x := 2`), binding `arguments` to its specifiers.
+  public init(parsing text: String, arguments: [SiftValue] = [], options: ParseOptions = .default)
+    throws(PredicateSyntaxError)
+  {
+    var text = text
+    let result = text.withUTF8 { bytes in
+      Result { () throws(SyntaxError) -> ExpressionSyntax in
+        guard bytes.count <= options.limits.maxInputLength else {
+          throw SyntaxError(
+            "expression is \(bytes.count) bytes long; the limit is \(options.limits.maxInputLength)",
+            at: SourceRange(start: options.limits.maxInputLength, end: bytes.count),
+            hint: "the limit is SyntaxLimits.maxInputLength")
+        }
+        let (tokens, specifierCount) = try Lexer.lex(bytes)
+        var parser = Parser(
+          tokens: tokens, specifierCount: specifierCount, source: bytes, arguments: arguments, options: options)
+        return try parser.parseStandaloneExpression()
+      }
+    }
+    switch result {
+    case .success(let e): self = e
+    case .failure(let error): throw PredicateSyntaxError(error, source: text)
+    }
+  }
+}
+
+extension Parser {
+  /// An expression, then the end of the input.
+  mutating func parseStandaloneExpression() throws(SyntaxError) -> ExpressionSyntax {
+    guard Self.startsExpression(current) else { throw expressionExpected(after: nil) }
+    let e = try parseExpression()
+    guard case .end = current.kind else {
+      throw SyntaxError(
+        "unexpected \(describe(current)) after the end of the expression", at: current.range,
+        hint: "an expression has no comparison; a predicate is written with SiftPredicate")
+    }
+    return e
+  }
+}
+
 extension PredicateSyntax {
   /// Parses a format string, binding `arguments` to its `%@`, `%K` and numeric specifiers
   /// in order (like `NSPredicate(format:argumentArray:)`).
