@@ -14,6 +14,8 @@ let package = Package(
     .target(name: "SiftSyntax", linkerSettings: [.linkedLibrary("m")]),
     // PCRE2 through a module map and a shim header (PCRE2_CODE_UNIT_WIDTH must be set before pcre2.h).
     .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // SQLite (Debian's libsqlite3-dev): SiftFocus's durable state for a service with many users.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // RE2 (Debian's libre2-dev) behind a small C interface: linear-time MATCHES for
     // regular patterns.
     .target(name: "CSiftRE2", linkerSettings: [.linkedLibrary("re2")]),
@@ -31,9 +33,13 @@ let package = Package(
     .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
-    .target(name: "SiftFocus", dependencies: ["Sift"]),
+    .target(name: "SiftFocus", dependencies: ["Sift", "CSQLite", "CSiftPrefetch"]),
+    // __builtin_prefetch for SiftFocus's batch decisions (Swift cannot spell it).
+    .target(name: "CSiftPrefetch"),
     // The talk's chat app on top of SiftFocus.
     .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),
+    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer.
+    .executableTarget(name: "FocusCrashWriter", dependencies: ["SiftFocus"]),
     // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(

@@ -7,9 +7,9 @@
 # Quiet and quick when everything is there (one dpkg query). Uses sudo when not root.
 set -euo pipefail
 
-# What each is for: PCRE2 and RE2 (MATCHES), simdjson (sift filter), pkg-config (SwiftPM
-# finds the system-library targets through it).
-packages=(libpcre2-dev libre2-dev libsimdjson-dev pkg-config)
+# What each is for: PCRE2 and RE2 (MATCHES), simdjson (sift filter), SQLite (SiftFocus's
+# multi-user state), pkg-config (SwiftPM finds the system-library targets through it).
+packages=(libpcre2-dev libre2-dev libsimdjson-dev libsqlite3-dev pkg-config)
 
 missing=()
 for p in "${packages[@]}"; do

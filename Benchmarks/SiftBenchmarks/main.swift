@@ -9,6 +9,7 @@ func benchmarkMain() -> Int32 {
   CompileBenchmarks.run(options)
   let ok = EvaluationBenchmarks.run(options)
   AdversarialBenchmarks.run(options)
+  FocusScaleBenchmarks.run(options)
   return ok ? 0 : 1
 }
 

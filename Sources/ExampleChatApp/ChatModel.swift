@@ -16,6 +16,4 @@ actor ChatModel {
       account: account?.displayName ?? "All accounts", status: status ?? "Available",
       appearance: darkMode ? "Dark" : "Dynamic")
   }
-
-  func reset() { state = State() }
 }

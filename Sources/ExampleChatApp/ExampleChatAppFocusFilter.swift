@@ -24,11 +24,13 @@ struct ExampleChatAppFocusFilter: FocusFilter {
     return DisplayRepresentation.summary(of: items) ?? DisplayRepresentation(title: Self.title)
   }
 
-  /// Only the selected account's notifications get through: `SELF IN %@` over its id.
+  /// Only the selected account's notifications get through: `SELF IN %@` over its id. A
+  /// predicate that did not compile would be an activation error, never filtering off.
   var appContext: FocusFilterAppContext {
-    guard let account else { return FocusFilterAppContext() }
-    let allowed = try? SiftPredicate(format: "SELF IN %@", arguments: [.array([.string(account.id)])])
-    return FocusFilterAppContext(notificationFilterPredicate: allowed)
+    get throws {
+      guard let account else { return FocusFilterAppContext() }
+      return try FocusFilterAppContext(predicateFormat: "SELF IN %@", arguments: [.array([.string(account.id)])])
+    }
   }
 
   func perform() async throws {

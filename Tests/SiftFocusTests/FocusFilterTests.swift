@@ -139,28 +139,35 @@ private let enUS = Locale(identifier: "en_US")
       await ExampleChatAppFocusFilter.suggestedFocusFilters(for: FocusSuggestionContext(focusName: "Work")).isEmpty)
   }
 
-  @Test func currentThrowsBeforeAnyThenReturnsTheLastApplied() async throws {
-    await #expect(throws: FocusFilterError.noCurrentConfiguration(filter: CurrentProbeFilter.registryKey)) {
+  /// Outside any app's scope the static calls have no system to reach: an error, not a
+  /// guess at some other user's system; invalidation is a no-op.
+  @Test func staticCallsOutsideAScopeAreErrors() async throws {
+    await #expect(throws: FocusFilterError.notRegistered(filter: CurrentProbeFilter.registryKey)) {
       try await CurrentProbeFilter.current
     }
-    try await CurrentProbeFilter(parameterValues: ["level": .int(1)]).activate()
-    try await CurrentProbeFilter(parameterValues: ["level": .int(2), "ratio": .double(0.25)]).activate()
-    let current = try await CurrentProbeFilter.current
-    #expect(current.level == 2)
-    #expect(current.ratio == 0.25)
-    FocusFilterRegistry.shared.clearApplied(CurrentProbeFilter.self)
-    await #expect(throws: FocusFilterError.self) { try await CurrentProbeFilter.current }
+    await #expect(throws: FocusFilterError.notRegistered(filter: CurrentProbeFilter.registryKey)) {
+      try await CurrentProbeFilter.setBadgeCount(1)
+    }
+    CurrentProbeFilter.invalidateFocusFilterAppContext()
   }
 
-  @Test func invalidationReachesTheRegisteredHandlerOnly() {
-    // A no-op before a system registers a handler.
-    CurrentProbeFilter.invalidateFocusFilterAppContext()
-    let seen = Mutex<[String]>([])
-    FocusFilterRegistry.shared.setInvalidationHandler { key in seen.withLock { $0.append(key) } }
-    ExampleChatAppFocusFilter.invalidateFocusFilterAppContext()
-    FocusFilterRegistry.shared.setInvalidationHandler(nil)
-    ExampleChatAppFocusFilter.invalidateFocusFilterAppContext()
-    #expect(seen.withLock { $0 } == [ExampleChatAppFocusFilter.registryKey])
+  /// `current` is the filter in force, or the defaults when no Focus is active.
+  @Test func currentIsTheFilterInForceOrTheDefaults() async throws {
+    let system = FocusSystem()
+    await system.register(CurrentProbeFilter.self, app: "probe")
+    #expect(try await system.withApp("probe") { try await CurrentProbeFilter.current.level } == 0)
+    try await system.save(try await CurrentProbeFilter(parameterValues: ["level": .int(2)]), for: "probe", in: "Work")
+    try await system.activate("Work")
+    // Saved values that are not yet in force do not show through `current`.
+    try await system.save(try await CurrentProbeFilter(parameterValues: ["level": .int(3)]), for: "probe", in: "Work")
+    let current = try await system.withApp("probe") { try await CurrentProbeFilter.current }
+    #expect(current.level == 2 && current.ratio == 0.5)
+    try await system.activate(nil)
+    #expect(try await system.withApp("probe") { try await CurrentProbeFilter.current.level } == 0)
+    // Asking for another filter type than the app registered is an error.
+    await #expect(throws: FocusFilterError.self) {
+      try await system.withApp("probe") { try await ExampleChatAppFocusFilter.current }
+    }
   }
 
   @Test func savedValuesRoundTripThroughJSON() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import SiftFocus
 import Testing
 
@@ -36,6 +37,9 @@ struct DecisionCase: Sendable, CustomTestStringConvertible {
   var prefix: String? = nil
   var criteria: String?
   var target: String? = nil
+  var level: InterruptionLevel = .active
+  var allowsTimeSensitive = true
+  var failure: String? = nil
   var outcome: NotificationDecision.Outcome
   var reason: NotificationDecision.Reason
   var testDescription: String { name }
@@ -58,9 +62,37 @@ let decisionCases: [DecisionCase] = [
   DecisionCase(
     name: "prefix matches", predicate: "SELF == 'work'", prefix: "work/", criteria: "work", target: "work/inbox",
     outcome: .delivered, reason: .matched),
+  // The prefix selects the scene a notification opens; it never mutes (Apple's semantics).
   DecisionCase(
-    name: "prefix mismatch", predicate: "SELF == 'work'", prefix: "work/", criteria: "work", target: "home/inbox",
-    outcome: .muted, reason: .targetContentMismatch(prefix: "work/")),
+    name: "prefix mismatch still delivers", predicate: "SELF == 'work'", prefix: "work/", criteria: "work",
+    target: "home/inbox", outcome: .delivered, reason: .matched),
+  DecisionCase(
+    name: "critical breaks through", predicate: "SELF == 'work'", criteria: "home", level: .critical,
+    outcome: .delivered, reason: .critical),
+  DecisionCase(
+    name: "critical breaks through when the Focus refuses time-sensitive", predicate: "SELF == 'work'",
+    criteria: "home", level: .critical, allowsTimeSensitive: false, outcome: .delivered, reason: .critical),
+  DecisionCase(
+    name: "time-sensitive allowed", predicate: "SELF == 'work'", criteria: "home", level: .timeSensitive,
+    outcome: .delivered, reason: .timeSensitive),
+  DecisionCase(
+    name: "time-sensitive refused follows the filter", predicate: "SELF == 'work'", criteria: "home",
+    level: .timeSensitive, allowsTimeSensitive: false, outcome: .muted, reason: .notMatched),
+  DecisionCase(
+    name: "passive follows the filter", predicate: "SELF == 'work'", criteria: "home", level: .passive,
+    outcome: .muted, reason: .notMatched),
+  DecisionCase(
+    name: "passive matched", predicate: "SELF == 'work'", criteria: "work", level: .passive, outcome: .delivered,
+    reason: .matched),
+  DecisionCase(
+    name: "unavailable filter fails closed", predicate: nil, criteria: "work", failure: "bad predicate",
+    outcome: .muted, reason: .filterUnavailable("bad predicate")),
+  DecisionCase(
+    name: "unavailable filter fails closed without criteria", predicate: nil, criteria: nil,
+    failure: "bad predicate", outcome: .muted, reason: .filterUnavailable("bad predicate")),
+  DecisionCase(
+    name: "critical breaks through an unavailable filter", predicate: nil, criteria: "work", level: .critical,
+    failure: "bad predicate", outcome: .delivered, reason: .critical),
   DecisionCase(
     name: "no target is not affected by the prefix", predicate: "SELF == 'work'", prefix: "work/", criteria: "work",
     outcome: .delivered, reason: .matched),
@@ -72,8 +104,11 @@ let decisionCases: [DecisionCase] = [
 @Test(arguments: decisionCases)
 func everyDecisionReason(_ row: DecisionCase) throws {
   let predicate = try row.predicate.map { try SiftPredicate(format: $0) }
-  let filter = NotificationFilter(predicate: predicate, targetContentIdentifierPrefix: row.prefix)
-  let content = NotificationContent(filterCriteria: row.criteria, targetContentIdentifier: row.target)
+  var filter = NotificationFilter(
+    predicate: predicate, targetContentIdentifierPrefix: row.prefix, allowsTimeSensitive: row.allowsTimeSensitive)
+  if let failure = row.failure { filter = .unavailable(failure, allowsTimeSensitive: row.allowsTimeSensitive) }
+  let content = NotificationContent(
+    filterCriteria: row.criteria, targetContentIdentifier: row.target, interruptionLevel: row.level)
   let decision = filter.decide(content)
   #expect(decision.outcome == row.outcome)
   switch (decision.reason, row.reason) {
@@ -145,9 +180,16 @@ func everyDecisionReason(_ row: DecisionCase) throws {
     "the Work Focus predicate failed: boom"
   ),
   (
-    .targetContentMismatch(prefix: "work/"), "targetContentMismatch",
-    #"targetContentIdentifier does not start with "work/" as the Focus requires"#,
-    #"targetContentIdentifier does not start with "work/" as the Work Focus requires"#
+    .critical, "critical", "critical notifications break through the Focus",
+    "critical notifications break through the Work Focus"
+  ),
+  (
+    .timeSensitive, "timeSensitive", "the Focus lets time-sensitive notifications through",
+    "the Work Focus lets time-sensitive notifications through"
+  ),
+  (
+    .filterUnavailable("boom"), "filterUnavailable", "the app's filter for the Focus is unavailable: boom",
+    "the app's filter for the Work Focus is unavailable: boom"
   ),
 ])
 func reasonPhrases(reason: NotificationDecision.Reason, code: String, plain: String, named: String) {
@@ -155,4 +197,39 @@ func reasonPhrases(reason: NotificationDecision.Reason, code: String, plain: Str
   #expect(reason.description == plain)
   #expect(reason.explanation(focus: nil) == plain)
   #expect(reason.explanation(focus: "Work") == named)
+}
+
+/// The allow list that replaces `SELF IN {ids}` decides exactly as the compiled predicate:
+/// random id lists and subjects (small and long strings, Unicode, near misses, duplicates),
+/// checked against `SiftPredicate.evaluate` on the same subject.
+@Test func allowListAgreesWithThePredicate() throws {
+  var generator = SystemRandomNumberGenerator()
+  let alphabet: [String] = ["a", "b", "é", "e\u{301}", "Z", "-", "0", "ß", "\u{1F}", "🙂"]
+  func randomString() -> String {
+    let count = Int.random(in: 0...20, using: &generator)
+    return (0..<count).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+  }
+  for _ in 0..<2_000 {
+    let ids = (0..<Int.random(in: 0...5, using: &generator)).map { _ in randomString() }
+    let predicate = try SiftPredicate(format: "SELF IN %@", arguments: [.array(ids.map { .string($0) })])
+    let filter = NotificationFilter(predicate: predicate)
+    for _ in 0..<10 {
+      let subject =
+        Bool.random(using: &generator) && !ids.isEmpty ? ids.randomElement(using: &generator)! : randomString()
+      // Rebuilt with spare capacity half of the time, so the non-small path is taken too.
+      var copy = subject
+      if Bool.random(using: &generator) { copy.reserveCapacity(64) }
+      let expected = try predicate.evaluate(with: copy)
+      let decision = filter.decide(NotificationContent(filterCriteria: copy))
+      #expect(decision.reason == (expected ? .matched : .notMatched), "ids \(ids) subject \(copy.debugDescription)")
+    }
+  }
+}
+
+@Test func allowListFilterKeepsItsPredicateReadable() throws {
+  let filter = NotificationFilter(predicate: try SiftPredicate(format: #"SELF IN {"a", "b"}"#))
+  let predicate = try #require(filter.predicate)
+  #expect(predicate.matches("a") && !predicate.matches("c"))
+  let data = try JSONEncoder().encode(filter)
+  #expect(try JSONDecoder().decode(NotificationFilter.self, from: data) == filter)
 }

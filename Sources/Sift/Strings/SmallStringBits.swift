@@ -8,13 +8,14 @@
 ///
 /// This reads the standard library's string layout (ABI-stable on 64-bit platforms: the
 /// small flag is bit 61 of the second word). ``isAvailable`` checks that layout once, on
-/// known strings, and every use falls back to the bytes when it does not hold.
-enum SmallStringBits {
-  typealias Bits = (UInt64, UInt64)
+/// known strings, and every use falls back to the bytes when it does not hold. `package`:
+/// SiftFocus's allow lists compare account ids the same way.
+package enum SmallStringBits {
+  package typealias Bits = (UInt64, UInt64)
 
   /// Whether the layout is the one assumed (verified on known strings), so the words of two
   /// small strings can be compared.
-  static let isAvailable: Bool = {
+  package static let isAvailable: Bool = {
     #if _endian(little) && _pointerBitWidth(_64)
       guard MemoryLayout<String>.size == 16 else { return false }
       let abc = bits("abc")
@@ -28,15 +29,17 @@ enum SmallStringBits {
   }()
 
   @inline(__always)
-  static func bits(_ s: String) -> Bits { unsafeBitCast(s, to: Bits.self) }
+  package static func bits(_ s: String) -> Bits { unsafeBitCast(s, to: Bits.self) }
 
   @inline(__always)
-  static func isSmall(_ b: Bits) -> Bool { b.1 & (1 << 61) != 0 }
+  package static func isSmall(_ b: Bits) -> Bool { b.1 & (1 << 61) != 0 }
 
   /// The words of `text` as a small string, or nil when it is longer than 15 bytes (or the
   /// layout is not the one assumed).
-  static func smallBits(of text: String) -> Bits? {
+  package static func smallBits(of text: String) -> Bits? {
     guard isAvailable, text.utf8.count <= 15 else { return nil }
+    let own = bits(text)
+    if isSmall(own) { return own }
     // Rebuilt from its bytes: a string made with spare capacity is not small.
     let b = bits(String(decoding: Array(text.utf8), as: UTF8.self))
     return isSmall(b) ? b : nil

@@ -23,8 +23,34 @@ public protocol EntityQuery: Sendable {
 
   /// The entities with these identifiers; unknown identifiers are left out.
   func entities(for identifiers: [String]) async throws -> [Entity]
-  /// The entities offered to the user in the picker.
+  /// The entities offered to the user in the picker; none by default (an
+  /// ``EnumerableEntityQuery`` offers all of them).
   func suggestedEntities() async throws -> [Entity]
+}
+
+extension EntityQuery {
+  /// No suggestions.
+  public func suggestedEntities() async throws -> [Entity] { [] }
+}
+
+/// A query that can list every entity (a few mailboxes or accounts), modelled on App
+/// Intents' `EnumerableEntityQuery`: lookups and suggestions come from ``allEntities()``.
+/// Name the entity type with `typealias Entity = …` (Swift does not infer it from a
+/// requirement of a refined protocol).
+public protocol EnumerableEntityQuery: EntityQuery {
+  /// Every entity of the type.
+  func allEntities() async throws -> [Entity]
+}
+
+extension EnumerableEntityQuery {
+  /// The entities of ``allEntities()`` with these identifiers.
+  public func entities(for identifiers: [String]) async throws -> [Entity] {
+    let wanted = Set(identifiers)
+    return try await allEntities().filter { wanted.contains($0.id) }
+  }
+
+  /// Every entity.
+  public func suggestedEntities() async throws -> [Entity] { try await allEntities() }
 }
 
 extension AppEntity {
@@ -48,5 +74,24 @@ extension AppEntity {
       throw FocusParameterError.Reason.entityNotFound(identifier: identifier)
     }
     return entity
+  }
+
+  /// Resolves a saved list with one query. An identifier the query no longer finds (a
+  /// deleted mailbox) is left out, so the filter allows less rather than failing the
+  /// whole activation; the order of the saved list is kept.
+  public static func resolveFocusParameters(_ values: [FocusParameterValue]) async throws -> [Self] {
+    var identifiers: [String] = []
+    for value in values {
+      guard case .entity(let identifier) = value else { throw mismatch(value) }
+      identifiers.append(identifier)
+    }
+    let found: [Self]
+    do {
+      found = try await defaultQuery.entities(for: identifiers)
+    } catch {
+      throw FocusParameterError.Reason.queryFailed(String(describing: error))
+    }
+    let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return identifiers.compactMap { byID[$0] }
   }
 }

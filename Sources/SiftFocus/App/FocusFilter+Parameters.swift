@@ -4,12 +4,16 @@ public struct FocusParameterDescription: Sendable, Hashable {
   public var key: String
   /// The label shown in Focus settings.
   public var title: String
+  /// The explanation under the label, if the app gave one.
+  public var description: String?
   /// Whether the parameter may be left unset.
   public var isOptional: Bool
   /// Whether a value is set (as opposed to the default).
   public var isSet: Bool
   /// The kind of saved value it takes.
   public var kind: FocusParameterKind
+  /// For a list (``FocusParameterKind/array``), the kind of each element.
+  public var elementKind: FocusParameterKind?
 }
 
 extension FocusFilter {
@@ -17,7 +21,8 @@ extension FocusFilter {
   public var parameters: [FocusParameterDescription] {
     parameterCells.map { key, cell in
       FocusParameterDescription(
-        key: key, title: cell.title, isOptional: cell.isOptional, isSet: cell.isSet, kind: cell.kind)
+        key: key, title: cell.title, description: cell.description, isOptional: cell.isOptional, isSet: cell.isSet,
+        kind: cell.kind, elementKind: cell.elementKind)
     }
   }
 
@@ -60,13 +65,6 @@ extension FocusFilter {
   /// unchanged.
   public func applying(_ values: [String: FocusParameterValue]) async throws -> Self {
     try await Self(parameterValues: parameterValues.merging(values) { _, new in new })
-  }
-
-  /// Records this configuration as ``current`` for its type, then calls ``perform()``: what
-  /// the system does when a Focus with this filter becomes active.
-  func activate() async throws {
-    FocusFilterRegistry.shared.recordApplied(self)
-    try await perform()
   }
 
   /// The `@FocusParameter` properties, found by reflection; the stored property of

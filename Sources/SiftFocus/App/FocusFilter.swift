@@ -12,8 +12,9 @@ public protocol FocusFilter: Sendable {
   /// The title and subtitle Focus settings show for this configuration.
   var displayRepresentation: DisplayRepresentation { get }
   /// What the system uses to mute notifications under this configuration; filters
-  /// nothing by default.
-  var appContext: FocusFilterAppContext { get }
+  /// nothing by default. A throw (a predicate that does not compile) is an activation error
+  /// naming the problem, and the app's notifications fail closed under the Focus.
+  var appContext: FocusFilterAppContext { get throws }
 
   /// Called with the parameters filled in when the Focus changes.
   func perform() async throws
@@ -21,8 +22,9 @@ public protocol FocusFilter: Sendable {
   /// Configurations offered as one-tap suggestions; none by default.
   static func suggestedFocusFilters(for context: FocusSuggestionContext) async -> [Self]
 
-  /// The configuration of the active Focus, read on demand rather than in ``perform()``.
-  /// Throws ``FocusFilterError/noCurrentConfiguration(filter:)`` when none is known.
+  /// The configuration in force, read on demand rather than in ``perform()``: the filter
+  /// the last activation built, or the defaults when no Focus is active or nothing is saved
+  /// for the app. Reads the scope of the calling code (see ``FocusSystem/withApp(_:_:)``).
   static var current: Self { get async throws }
 }
 
@@ -36,15 +38,25 @@ extension FocusFilter {
   /// No suggestions.
   public static func suggestedFocusFilters(for context: FocusSuggestionContext) async -> [Self] { [] }
 
-  /// Reads through the registry the system side keeps (see ``FocusFilterRegistry``).
+  /// The filter in force for the app whose code is running (the system binds the scope
+  /// around `perform()`, `appContext` and extension handlers; an app binds it with
+  /// ``FocusSystem/withApp(_:_:)``).
+  ///
+  /// - Throws: ``FocusFilterError/notRegistered(filter:)`` outside any app's scope, or when
+  ///   the app is registered with another filter type.
   public static var current: Self {
-    get async throws { try await FocusFilterRegistry.shared.current(Self.self) }
+    get async throws {
+      guard let scope = FocusScope.current else { throw FocusFilterError.notRegistered(filter: registryKey) }
+      return try await scope.system.currentFilter(Self.self, for: scope.app)
+    }
   }
 
   /// Asks the system to read ``appContext`` again (the parameters did not change, but what
-  /// the app derives from them did); does nothing when no system is listening.
+  /// the app derives from them did). The re-read runs in the background; a Focus change that
+  /// happens meanwhile wins over it. Does nothing outside any app's scope.
   public static func invalidateFocusFilterAppContext() {
-    FocusFilterRegistry.shared.invalidate(Self.self)
+    guard let scope = FocusScope.current else { return }
+    Task { try? await scope.system.reloadAppContext(for: scope.app) }
   }
 
   /// Sets the app's badge, as `UNUserNotificationCenter.setBadgeCount` does: call it from
@@ -53,10 +65,11 @@ extension FocusFilter {
   /// `perform()`, so the app's own count wins; later delivered notifications add to it.
   ///
   /// - Throws: ``FocusFilterError/negativeBadgeCount(_:)``, or
-  ///   ``FocusFilterError/notRegistered(filter:)`` when no `FocusSystem` knows the app.
+  ///   ``FocusFilterError/notRegistered(filter:)`` outside any app's scope.
   public static func setBadgeCount(_ count: Int) async throws {
     guard count >= 0 else { throw FocusFilterError.negativeBadgeCount(count) }
-    try await FocusFilterRegistry.shared.setBadgeCount(count, for: Self.self)
+    guard let scope = FocusScope.current else { throw FocusFilterError.notRegistered(filter: registryKey) }
+    try await scope.system.setBadgeCount(count, for: scope.app)
   }
 
   /// The registry key: the fully qualified type name, stable across launches.
@@ -76,19 +89,21 @@ public struct FocusSuggestionContext: Sendable, Hashable {
 
 /// Failures reading a filter's configuration.
 public enum FocusFilterError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// No configuration has been applied for this filter type (no Focus with it is active).
-  case noCurrentConfiguration(filter: String)
   /// ``FocusFilter/setBadgeCount(_:)`` was given a negative count.
   case negativeBadgeCount(Int)
-  /// ``FocusFilter/setBadgeCount(_:)`` was called while no system has the app registered.
+  /// A static call (``FocusFilter/current``, ``FocusFilter/setBadgeCount(_:)``) ran outside
+  /// any app's scope, or the app is registered with another filter type.
   case notRegistered(filter: String)
+  /// ``FocusFilterAppContext/init(predicateFormat:arguments:targetContentIdentifierPrefix:hidesBadges:)``
+  /// was given a predicate that does not compile: the text and the diagnostic.
+  case invalidPredicate(format: String, diagnostic: String)
 
   /// A one-line message naming the filter.
   public var description: String {
     switch self {
-    case .noCurrentConfiguration(let filter): "no current configuration for focus filter \(filter)"
     case .negativeBadgeCount(let count): "a badge count cannot be negative (got \(count))"
-    case .notRegistered(let filter): "no Focus system has an app registered with focus filter \(filter)"
+    case .notRegistered(let filter): "no app with focus filter \(filter) is in scope (see FocusSystem.withApp)"
+    case .invalidPredicate(let format, let diagnostic): "the predicate \"\(format)\" does not compile: \(diagnostic)"
     }
   }
 }

@@ -1,15 +1,45 @@
+import Sift
+
 /// What a Focus filter tells the system about the app under the current Focus, modelled on
 /// App Intents' `FocusFilterAppContext`.
 public struct FocusFilterAppContext: Sendable {
   /// Evaluated with each notification's `filterCriteria` as `SELF`; false mutes it. Nil
   /// means the app does not filter notifications under this Focus.
   public var notificationFilterPredicate: SiftPredicate?
-  /// When set, a notification whose `targetContentIdentifier` does not start with it is muted.
+  /// Selects the scene a notification opens: one whose `targetContentIdentifier` starts
+  /// with it opens the Focus's scene. It mutes nothing (as on Apple platforms).
   public var targetContentIdentifierPrefix: String?
+  /// Whether the app's badge is hidden while this configuration is in force (a mail app's
+  /// "Hide Badges" switch): delivered notifications are still counted, the badge shows 0.
+  public var hidesBadges: Bool
 
   /// Creates a context; with no arguments the app filters nothing.
-  public init(notificationFilterPredicate: SiftPredicate? = nil, targetContentIdentifierPrefix: String? = nil) {
+  public init(
+    notificationFilterPredicate: SiftPredicate? = nil, targetContentIdentifierPrefix: String? = nil,
+    hidesBadges: Bool = false
+  ) {
     self.notificationFilterPredicate = notificationFilterPredicate
     self.targetContentIdentifierPrefix = targetContentIdentifierPrefix
+    self.hidesBadges = hidesBadges
+  }
+
+  /// A context whose predicate is compiled from `predicateFormat` and `arguments`, the way
+  /// `NSPredicate(format:argumentArray:)` is written in an app's `appContext`.
+  ///
+  /// - Throws: ``FocusFilterError/invalidPredicate(format:diagnostic:)`` naming the text and
+  ///   the compiler's diagnostic, so the activation reports it and the app fails closed.
+  public init(
+    predicateFormat: String, arguments: [SiftValue] = [], targetContentIdentifierPrefix: String? = nil,
+    hidesBadges: Bool = false
+  ) throws(FocusFilterError) {
+    let predicate: SiftPredicate
+    do {
+      predicate = try SiftPredicate(format: predicateFormat, arguments: arguments)
+    } catch {
+      throw .invalidPredicate(format: predicateFormat, diagnostic: "\(error)")
+    }
+    self.init(
+      notificationFilterPredicate: predicate, targetContentIdentifierPrefix: targetContentIdentifierPrefix,
+      hidesBadges: hidesBadges)
   }
 }

@@ -9,19 +9,22 @@ import Synchronization
 public struct FocusParameter<Value: FocusParameterRepresentable>: Sendable {
   /// The label shown next to the parameter in Focus settings.
   public let title: String
+  /// A longer explanation shown under the parameter; nil when there is none.
+  public let description: String?
   // A box, so the system can fill the fresh filter found through `Mirror` (which only
   // reads). The app's setter replaces the box instead, so copies keep value semantics.
   private var storage: FocusParameterStorage<Value>
 
   /// A parameter with a default, used until the user sets a value.
-  public init(title: String, default defaultValue: Value) {
+  public init(title: String, description: String? = nil, default defaultValue: Value) {
     self.title = title
+    self.description = description
     self.storage = FocusParameterStorage(defaultValue)
   }
 
   /// An optional parameter: nil until the user sets a value.
-  public init(title: String) where Value: ExpressibleByNilLiteral {
-    self.init(title: title, default: nil)
+  public init(title: String, description: String? = nil) where Value: ExpressibleByNilLiteral {
+    self.init(title: title, description: description, default: nil)
   }
 
   /// The current value: the saved one, or the default.
@@ -43,6 +46,8 @@ public struct FocusParameter<Value: FocusParameterRepresentable>: Sendable {
 /// What the system needs from any parameter, whatever its value type.
 protocol AnyFocusParameter: Sendable {
   var title: String { get }
+  var description: String? { get }
+  var elementKind: FocusParameterKind? { get }
   var isOptional: Bool { get }
   var isSet: Bool { get }
   var kind: FocusParameterKind { get }
@@ -53,6 +58,7 @@ protocol AnyFocusParameter: Sendable {
 
 extension FocusParameter: AnyFocusParameter {
   var kind: FocusParameterKind { Value.focusParameterKind }
+  var elementKind: FocusParameterKind? { Value.focusParameterElementKind }
   var savedValue: FocusParameterValue? { storage.isSet ? wrappedValue.focusParameterValue : nil }
 
   func fill(with value: FocusParameterValue) async throws {

@@ -1,5 +1,6 @@
-/// A type a ``FocusParameter`` can hold: Bool, String, Int, Double, an ``AppEntity``, an
-/// ``AppEnum``, or an optional of one of these.
+/// A type a ``FocusParameter`` can hold: Bool, String, Int, Double, Float, an ``AppEntity``,
+/// an ``AppEnum``, an array of entities or enums (or of any of these), or an optional of one
+/// of these.
 ///
 /// The system saves values as ``FocusParameterValue`` and turns them back into the app's
 /// types through this protocol when it builds a filter for a Focus.
@@ -12,12 +13,56 @@ public protocol FocusParameterRepresentable: Sendable {
   var focusParameterValue: FocusParameterValue? { get }
   /// Builds a value from a saved one; async because entities resolve through their query.
   static func resolveFocusParameter(_ value: FocusParameterValue) async throws -> Self
+
+  /// Builds the elements of a saved list; by default one ``resolveFocusParameter(_:)`` per
+  /// element (entities override it to ask their query once for the whole list).
+  static func resolveFocusParameters(_ values: [FocusParameterValue]) async throws -> [Self]
+
+  /// For a list, the kind of each element (what Focus settings' picker offers); nil for
+  /// every other type.
+  static var focusParameterElementKind: FocusParameterKind? { get }
 }
 
 extension FocusParameterRepresentable {
   /// Most types are required parameters.
   public static var isOptionalFocusParameter: Bool { false }
 
+  /// One element at a time.
+  public static func resolveFocusParameters(_ values: [FocusParameterValue]) async throws -> [Self] {
+    var result: [Self] = []
+    result.reserveCapacity(values.count)
+    for value in values { result.append(try await resolveFocusParameter(value)) }
+    return result
+  }
+
+  /// Not a list.
+  public static var focusParameterElementKind: FocusParameterKind? { nil }
+}
+
+extension Float: FocusParameterRepresentable {
+  /// Saved as ``FocusParameterKind/double`` (every Float is exactly a Double).
+  public static var focusParameterKind: FocusParameterKind { .double }
+  /// The number, widened.
+  public var focusParameterValue: FocusParameterValue? { .double(Double(self)) }
+  /// Reads a saved number, rounded to the nearest Float.
+  public static func resolveFocusParameter(_ value: FocusParameterValue) throws -> Float {
+    guard case .double(let double) = value else { throw mismatch(value) }
+    return Float(double)
+  }
+}
+
+extension Array: FocusParameterRepresentable where Element: FocusParameterRepresentable {
+  /// Saved as ``FocusParameterKind/array`` of the element's kind.
+  public static var focusParameterKind: FocusParameterKind { .array }
+  /// Each element's saved form, in order.
+  public var focusParameterValue: FocusParameterValue? { .array(compactMap(\.focusParameterValue)) }
+  /// Reads a saved list through ``FocusParameterRepresentable/resolveFocusParameters(_:)``.
+  public static func resolveFocusParameter(_ value: FocusParameterValue) async throws -> [Element] {
+    guard case .array(let values) = value else { throw mismatch(value) }
+    return try await Element.resolveFocusParameters(values)
+  }
+  /// The element's kind.
+  public static var focusParameterElementKind: FocusParameterKind? { Element.focusParameterKind }
 }
 
 extension Bool: FocusParameterRepresentable {
@@ -73,6 +118,8 @@ extension Optional: FocusParameterRepresentable where Wrapped: FocusParameterRep
   public static var focusParameterKind: FocusParameterKind { Wrapped.focusParameterKind }
   /// Optionals may stay unset.
   public static var isOptionalFocusParameter: Bool { true }
+  /// The wrapped type's element kind.
+  public static var focusParameterElementKind: FocusParameterKind? { Wrapped.focusParameterElementKind }
   /// The wrapped value's saved form, or nil when unset.
   public var focusParameterValue: FocusParameterValue? { self?.focusParameterValue }
   /// A saved value is always present, so it resolves to `.some`.

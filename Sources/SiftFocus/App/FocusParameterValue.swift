@@ -12,6 +12,9 @@ public enum FocusParameterKind: String, Sendable, Hashable, Codable, CaseIterabl
   case entity
   /// An app enum, stored by its raw value.
   case enumCase
+  /// A list of values of one kind (``FocusParameterDescription/elementKind``): several
+  /// entities (`[MailboxEntity]`) or enum cases.
+  case array
 }
 
 /// A parameter value as the system saves it for a Focus.
@@ -31,6 +34,8 @@ public enum FocusParameterValue: Sendable, Hashable {
   case entity(String)
   /// The raw value of an app enum case.
   case enumCase(String)
+  /// A list of values (several entities or enum cases), in the order the user picked them.
+  indirect case array([FocusParameterValue])
 
   /// The kind of this value, used to reject a saved value of the wrong type.
   public var kind: FocusParameterKind {
@@ -41,6 +46,7 @@ public enum FocusParameterValue: Sendable, Hashable {
     case .double: .double
     case .entity: .entity
     case .enumCase: .enumCase
+    case .array: .array
     }
   }
 }
@@ -59,6 +65,7 @@ extension FocusParameterValue: Codable {
     case .double: self = .double(try container.decode(Double.self, forKey: .value))
     case .entity: self = .entity(try container.decode(String.self, forKey: .value))
     case .enumCase: self = .enumCase(try container.decode(String.self, forKey: .value))
+    case .array: self = .array(try container.decode([FocusParameterValue].self, forKey: .value))
     }
   }
 
@@ -71,6 +78,7 @@ extension FocusParameterValue: Codable {
     case .string(let value), .entity(let value), .enumCase(let value): try container.encode(value, forKey: .value)
     case .int(let value): try container.encode(value, forKey: .value)
     case .double(let value): try container.encode(value, forKey: .value)
+    case .array(let values): try container.encode(values, forKey: .value)
     }
   }
 }

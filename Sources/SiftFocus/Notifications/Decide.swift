@@ -1,34 +1,71 @@
+import Sift
+
 extension NotificationFilter {
-  /// Decides one notification under the active Focus (Documentation/FocusLayer.md, decisions 2–6).
+  /// Decides one notification under the active Focus (Documentation/FocusLayer.md, decisions 2–7).
   ///
-  /// The order matters: no predicate wins over everything (`noFilter`); an untagged
-  /// notification is delivered rather than silently lost (`noFilterCriteria`); an evaluation
-  /// error mutes with the error's message (`predicateError`); only a matched notification is
-  /// then checked against the target-content prefix. For decision 1 (no Focus active) use
+  /// The order matters: no predicate wins over everything (`noFilter`); a `critical`
+  /// notification is always presented and a `timeSensitive` one when the Focus allows it,
+  /// whatever the predicate says; an app whose context could not be built fails closed
+  /// (`filterUnavailable`); an untagged notification is delivered rather than silently lost
+  /// (`noFilterCriteria`); an evaluation error mutes with the error's message
+  /// (`predicateError`). The target-content prefix mutes nothing: it selects the scene (see
+  /// ``DeliveryRecord/opensFocusScene``). For decision 1 (no Focus active) use
   /// ``NotificationDecision/noActiveFocus``, or ``decide(_:under:)`` with `nil`.
   @inlinable
   public func decide(_ content: NotificationContent) -> NotificationDecision {
-    // Inlinable so the caller's loop sees through the call, and the predicate is borrowed rather
-    // than bound with `guard let` (a copy that retained its storage on every notification):
-    // together 267 -> 146 instructions per decision (Benchmarks/README.md).
-    guard predicate != nil else { return NotificationDecision(outcome: .delivered, reason: .noFilter) }
+    // Inlinable so the caller's loop sees through the call (Benchmarks/README.md); the rule
+    // itself is one call, so the allow list's layout stays internal.
+    if isUnfiltered { return NotificationDecision(outcome: .delivered, reason: .noFilter) }
+    switch content.interruptionLevel {
+    case .critical: return NotificationDecision(outcome: .delivered, reason: .critical)
+    case .timeSensitive where allowsTimeSensitive:
+      return NotificationDecision(outcome: .delivered, reason: .timeSensitive)
+    case .passive, .active, .timeSensitive: break
+    }
+    if let failure = unavailableReason {
+      return NotificationDecision(outcome: .muted, reason: .filterUnavailable(failure))
+    }
     guard let criteria = content.filterCriteria else {
       return NotificationDecision(outcome: .delivered, reason: .noFilterCriteria)
     }
     let matched: Bool
     do {
-      // Checked non-nil above. The String overload is the kernel path for `SELF IN {…}`.
-      matched = try predicate.unsafelyUnwrapped.evaluate(with: criteria)
+      matched = try ruleMatches(criteria)
     } catch {
       return NotificationDecision(outcome: .muted, reason: .predicateError(error.message))
     }
-    guard matched else { return NotificationDecision(outcome: .muted, reason: .notMatched) }
-    if let prefix = targetContentIdentifierPrefix, let target = content.targetContentIdentifier,
-      !target.hasPrefix(prefix)
-    {
-      return NotificationDecision(outcome: .muted, reason: .targetContentMismatch(prefix: prefix))
+    return matched
+      ? NotificationDecision(outcome: .delivered, reason: .matched)
+      : NotificationDecision(outcome: .muted, reason: .notMatched)
+  }
+
+  /// Whether the filter lets everything through (no predicate, nothing failed).
+  @usableFromInline var isUnfiltered: Bool {
+    if case .none = rule { return true }
+    return false
+  }
+
+  /// The failure that makes the app fail closed, if any.
+  @usableFromInline var unavailableReason: String? {
+    if case .unavailable(let reason) = rule { return reason }
+    return nil
+  }
+
+  /// Runs the rule against a notification's filterCriteria.
+  @usableFromInline func ruleMatches(_ criteria: String) throws(EvaluationError) -> Bool {
+    switch rule {
+    case .none: return true
+    case .unavailable: return false
+    case .allowList(let list): return list.contains(criteria)
+    case .predicate(let predicate): return try predicate.evaluate(with: criteria)
     }
-    return NotificationDecision(outcome: .delivered, reason: .matched)
+  }
+
+  /// Whether a notification with this targetContentIdentifier opens the scene the app
+  /// context selects (true when it starts with the prefix; false without a prefix).
+  public func selectsScene(_ targetContentIdentifier: String?) -> Bool {
+    guard let prefix = targetContentIdentifierPrefix, let target = targetContentIdentifier else { return false }
+    return target.hasPrefix(prefix)
   }
 
   /// Decides one notification given the active Focus's filter for the app: `nil` when no

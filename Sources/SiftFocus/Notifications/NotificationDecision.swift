@@ -24,9 +24,14 @@ public struct NotificationDecision: Sendable, Hashable {
     case noFilterCriteria
     /// Evaluating the predicate failed; the associated value is the error's message (decision 5).
     case predicateError(String)
-    /// The predicate matched but the targetContentIdentifier does not start with the
-    /// app context's prefix, given here (decision 6).
-    case targetContentMismatch(prefix: String)
+    /// A `critical` notification: presented under every Focus, whatever the filter (decision 6).
+    case critical
+    /// A `timeSensitive` notification under a Focus that allows them (decision 6).
+    case timeSensitive
+    /// The app's context could not be built under this Focus (its predicate did not compile,
+    /// or reading it threw): the app fails closed. The value names the predicate and the
+    /// diagnostic (decision 7).
+    case filterUnavailable(String)
 
     /// A stable identifier for machine-readable output (`"noActiveFocus"`, `"predicateError"`, …).
     public var code: String {
@@ -37,7 +42,9 @@ public struct NotificationDecision: Sendable, Hashable {
       case .notMatched: "notMatched"
       case .noFilterCriteria: "noFilterCriteria"
       case .predicateError: "predicateError"
-      case .targetContentMismatch: "targetContentMismatch"
+      case .critical: "critical"
+      case .timeSensitive: "timeSensitive"
+      case .filterUnavailable: "filterUnavailable"
       }
     }
 
@@ -56,8 +63,9 @@ public struct NotificationDecision: Sendable, Hashable {
       case .notMatched: return "filterCriteria not allowed by \(the) predicate"
       case .noFilterCriteria: return "the notification has no filterCriteria"
       case .predicateError(let message): return "\(the) predicate failed: \(message)"
-      case .targetContentMismatch(let prefix):
-        return "targetContentIdentifier does not start with \"\(prefix)\" as \(the) requires"
+      case .critical: return "critical notifications break through \(the)"
+      case .timeSensitive: return "\(the) lets time-sensitive notifications through"
+      case .filterUnavailable(let message): return "the app's filter for \(the) is unavailable: \(message)"
       }
     }
   }

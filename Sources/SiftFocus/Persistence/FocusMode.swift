@@ -4,11 +4,26 @@ public struct FocusMode: Sendable, Hashable, Codable, CustomStringConvertible {
   public var name: String
   /// Whether the system provides it (Work, Personal, Sleep, Do Not Disturb).
   public var isBuiltIn: Bool
+  /// Whether `timeSensitive` notifications break through this Focus (Focus settings'
+  /// "Time Sensitive Notifications" switch; on by default, as on Apple platforms).
+  /// `critical` notifications always do.
+  public var allowsTimeSensitive: Bool
 
   /// A Focus with this name; user-defined unless `isBuiltIn`.
-  public init(name: String, isBuiltIn: Bool = false) {
+  public init(name: String, isBuiltIn: Bool = false, allowsTimeSensitive: Bool = true) {
     self.name = name
     self.isBuiltIn = isBuiltIn
+    self.allowsTimeSensitive = allowsTimeSensitive
+  }
+
+  private enum CodingKeys: String, CodingKey { case name, isBuiltIn, allowsTimeSensitive }
+
+  /// Decodes a mode; files written before `allowsTimeSensitive` existed read as allowing.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    name = try c.decode(String.self, forKey: .name)
+    isBuiltIn = try c.decode(Bool.self, forKey: .isBuiltIn)
+    allowsTimeSensitive = try c.decodeIfPresent(Bool.self, forKey: .allowsTimeSensitive) ?? true
   }
 
   /// The Work Focus.

@@ -70,9 +70,14 @@ public struct FocusStore: Sendable {
       throw FocusStoreError(path: url.path, message: "cannot be encoded: \(error)")
     }
     let directory = url.deletingLastPathComponent().path
-    let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw failure("cannot create \(temporary)") }
+    // A unique name per call (mkstemp), so concurrent saves, from tasks of one process or
+    // from several processes, never write into each other's temporary file; the last
+    // rename wins and every one of them leaves a whole file.
+    var template = Array((directory + "/.\(url.lastPathComponent).XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)") }
+    let temporary = String(cString: template)
+    fchmod(fd, 0o644)
     let written = data.withUnsafeBytes { raw -> Bool in
       var offset = 0
       while offset < raw.count {

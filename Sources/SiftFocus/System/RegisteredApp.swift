@@ -1,35 +1,19 @@
 /// An app known to the system: its filter type, erased so apps with different filter types
-/// sit in one table, and how a Focus change reaches it.
+/// sit in one table, and how a Focus change reaches it. Immutable apart from `isRunning`,
+/// so a service can hand one registration to every user.
 struct RegisteredApp: Sendable {
-  /// The filter built from saved values, with what the system needs from it.
-  struct Instance: Sendable {
-    var notificationFilter: NotificationFilter
-    var activate: @Sendable () async throws -> Void
-    var record: @Sendable () -> Void
-  }
-
-  /// The filter type's key in ``FocusFilterRegistry`` (what invalidation reports).
+  /// The filter type's name (what errors name, and what `current` checks).
   var filterKey: String
-  var make: @Sendable ([String: FocusParameterValue]) async throws -> Instance
-  /// The filter itself, built from saved values (what `current` returns).
-  var filter: @Sendable ([String: FocusParameterValue]) async throws -> any FocusFilter
-  var clear: @Sendable () -> Void
+  /// The filter built from saved values (entities resolved through their queries).
+  var make: @Sendable ([String: FocusParameterValue]) async throws -> any FocusFilter
+  /// The filter with every parameter at its default.
+  var defaults: @Sendable () -> any FocusFilter
   var isRunning: Bool
-  var extensionHandler: (@Sendable (FocusChange) async -> Void)?
+  var extensionHandler: (@Sendable (FocusChange) async throws -> Void)?
 
   init<F: FocusFilter>(_ type: F.Type, isRunning: Bool) {
-    make = { values in
-      let filter = try await F(parameterValues: values)
-      let context = filter.appContext
-      return Instance(
-        notificationFilter: NotificationFilter(
-          predicate: context.notificationFilterPredicate,
-          targetContentIdentifierPrefix: context.targetContentIdentifierPrefix),
-        activate: { try await filter.activate() },
-        record: { FocusFilterRegistry.shared.recordApplied(filter) })
-    }
-    filter = { values in try await F(parameterValues: values) }
-    clear = { FocusFilterRegistry.shared.clearApplied(F.self) }
+    make = { values in try await F(parameterValues: values) }
+    defaults = { F() }
     filterKey = F.registryKey
     self.isRunning = isRunning
   }
