@@ -10,7 +10,7 @@ extension SiftCLITests {
   @Suite("sift check")
   struct Check {
     static let help = """
-      usage: sift check [--args JSON_ARRAY] FILE
+      usage: sift check [--args JSON_ARRAY] [--] FILE
 
       Parses and compiles each line of FILE ('-' for stdin) as a predicate; blank lines and
       lines starting with '#' are skipped. Every invalid line's diagnostic goes to stderr as
@@ -20,6 +20,8 @@ extension SiftCLITests {
         --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to
                            every line; a line with fewer specifiers than values gets a
                            warning (Apple ignores the rest, and so does Sift), not an error
+        --                 end of options: the next argument is FILE, even when it starts
+                           with '-'
 
       """
 

@@ -6,7 +6,7 @@ extension SiftCLITests {
   @Suite("sift format")
   struct Format {
     static let help = """
-      usage: sift format [--args JSON_ARRAY] 'PREDICATE'
+      usage: sift format [--args JSON_ARRAY] [--] 'PREDICATE'
              sift format [--args JSON_ARRAY] < predicates.txt
 
       Prints the canonical form of an NSPredicate format string (exit 0), or the
@@ -19,6 +19,8 @@ extension SiftCLITests {
 
         --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order (with stdin,
                            bound to every line)
+        --                 end of options: the next argument is the predicate, even when it
+                           starts with '-'
 
       """
 

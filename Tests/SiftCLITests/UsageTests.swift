@@ -5,7 +5,7 @@ extension SiftCLITests {
   @Suite("usage and help")
   struct Usage {
     static let parseHelp = """
-      usage: sift parse [--ast] [--args JSON_ARRAY] 'PREDICATE'
+      usage: sift parse [--ast] [--args JSON_ARRAY] [--] 'PREDICATE'
              sift parse --jsonl < predicates.jsonl
 
       Parses an NSPredicate format string. Prints its canonical form (exit 0), or the
@@ -17,6 +17,8 @@ extension SiftCLITests {
                            write {"id": …, "canonical": "…"} or {"id": …, "error": {…}} per line,
                            in order (error stage "parse", or "input" for a line that is not a
                            JSON object with a string "format")
+        --                 end of options: the next argument is the predicate, even when it
+                           starts with '-' (sift parse -- '-1 < x')
 
       """
 

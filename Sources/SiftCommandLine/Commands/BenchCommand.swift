@@ -9,7 +9,7 @@ import Sift
 /// reading or writing (the file is loaded first).
 enum BenchCommand {
   static let help = """
-    usage: sift bench 'PREDICATE' FILE [options]
+    usage: sift bench [options] [--] 'PREDICATE' FILE
 
     Loads FILE (JSON Lines) into memory, then decides every line with the predicate, as
     `sift filter` does, ROUNDS times; prints the counts and each round's rate, then the
@@ -19,6 +19,8 @@ enum BenchCommand {
       --vars JSON_OBJECT  values for $variables
       --apns              SELF is the APNs payload's aps.filter-criteria
       --rounds N          rounds to time (default 3)
+      --                  end of options: the next arguments are the predicate (unless it
+                          came before) and FILE, even when they start with '-'
 
     Exit 0, 1 when the file cannot be read, 2 for a bad predicate or bad usage.
     """
@@ -26,13 +28,27 @@ enum BenchCommand {
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
     var options = FilterCommand.Options()
     var rounds = 3
-    var file: String?
+    var file: FileName?
     var rest = arguments[...]
+    var onlyOperands = false
+    func operand(_ raw: CommandLineArgument) throws(UsageError) {
+      if options.format == nil {
+        options.format = raw.bytes
+      } else if file == nil {
+        file = FileName(raw)
+      } else {
+        throw UsageError(message: "sift bench takes one predicate and one file")
+      }
+    }
     while let raw = rest.popFirst() {
       let arg = raw.text
       func value() throws(UsageError) -> CommandLineArgument {
         guard let value = rest.popFirst() else { throw UsageError(message: "\(arg) needs a value") }
         return value
+      }
+      if onlyOperands {
+        try operand(raw)
+        continue
       }
       switch arg {
       case "--help", "-h":
@@ -46,22 +62,17 @@ enum BenchCommand {
           throw UsageError(message: "--rounds needs a positive integer")
         }
         rounds = n
+      case "--": onlyOperands = true
       default:
         if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift bench") }
-        if options.format == nil {
-          options.format = raw.bytes
-        } else if file == nil {
-          file = arg
-        } else {
-          throw UsageError(message: "sift bench takes one predicate and one file")
-        }
+        try operand(raw)
       }
     }
     guard options.format != nil else { throw UsageError(message: "sift bench needs a predicate") }
     guard let file else { throw UsageError(message: "sift bench needs a file") }
     guard let evaluator = try FilterCommand.makeEvaluator(options, command: "bench") else { return .usage }
     guard let data = LoadedLines(path: file) else {
-      Console.error("sift bench: cannot read \(file): \(String(cString: strerror(errno)))")
+      Console.error("sift bench: cannot read \(file.display): \(String(cString: strerror(errno)))")
       return .failure
     }
     defer { data.release() }
@@ -111,8 +122,8 @@ struct LoadedLines {
   let size: Int
   var lines: [(start: Int, count: Int)] = []
 
-  init?(path: String) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  init?(path: FileName) {
+    let fd = path.open(O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var capacity = 1 << 20

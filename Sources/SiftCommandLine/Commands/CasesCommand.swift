@@ -3,7 +3,7 @@ import Sift
 /// `sift cases`: evaluate a JSON Lines stream of (predicate, object) cases.
 package enum CasesCommand {
   static let help = """
-    usage: sift cases < cases.jsonl
+    usage: sift cases [--] < cases.jsonl
 
     Reads one case per line:
       {"id": …, "format": "…", "args": […], "object": <JSON>, "variables": {…}}
@@ -13,13 +13,20 @@ package enum CasesCommand {
       {"id": …, "canonical": "…", "error": {"stage": "parse"|"evaluate", "message": "…", "offset": N}}
     "canonical" is present whenever parsing succeeded. A line that is not a JSON object with
     a string "format" gets an error record with stage "input"; the run goes on. Exit 0.
+
+      --  end of options, accepted as by every command (sift cases takes no operands)
     """
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
+    var onlyOperands = false
     for arg in arguments.map(\.text) {
-      if arg == "--help" || arg == "-h" {
+      if !onlyOperands && (arg == "--help" || arg == "-h") {
         Console.out.writeLine(help)
         return .success
+      }
+      if !onlyOperands && arg == "--" {
+        onlyOperands = true
+        continue
       }
       throw UsageError(message: "unknown argument \(arg) for sift cases")
     }

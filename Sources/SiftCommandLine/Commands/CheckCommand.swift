@@ -8,7 +8,7 @@ import Sift
 enum CheckCommand {
   /// The text `sift check --help` prints.
   static let help = """
-    usage: sift check [--args JSON_ARRAY] FILE
+    usage: sift check [--args JSON_ARRAY] [--] FILE
 
     Parses and compiles each line of FILE ('-' for stdin) as a predicate; blank lines and
     lines starting with '#' are skipped. Every invalid line's diagnostic goes to stderr as
@@ -18,6 +18,8 @@ enum CheckCommand {
       --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to
                          every line; a line with fewer specifiers than values gets a
                          warning (Apple ignores the rest, and so does Sift), not an error
+      --                 end of options: the next argument is FILE, even when it starts
+                         with '-'
     """
 
   /// Runs `sift check` with the arguments after the subcommand name.
@@ -32,17 +34,16 @@ enum CheckCommand {
     guard let file else { throw UsageError(message: "sift check needs a file ('-' for stdin)") }
     let args = try CLIArguments.parseArray(argsJSON)
 
-    let fromStdin = file.text == "-"
+    let path = FileName(file)
+    let fromStdin = path.isStandardInput
     // Diagnostics name stdin the way compilers do, so that '-:3:' is not read as an option.
-    let name = fromStdin ? "<stdin>" : file.text
+    let name = fromStdin ? "<stdin>" : path.display
     let fd: Int32
     if fromStdin {
       fd = 0
     } else {
       // The path's own bytes, so that a name that is not valid UTF-8 still opens.
-      fd = (file.bytes + [0]).withUnsafeBufferPointer { path in
-        path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-      }
+      fd = path.open(O_RDONLY | O_CLOEXEC)
       guard fd >= 0 else {
         let error = errno
         throw UsageError(message: "cannot open \(name): \(describe(error))")

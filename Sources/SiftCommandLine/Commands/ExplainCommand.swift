@@ -3,12 +3,16 @@ import Sift
 /// `sift explain`: show the bytecode a predicate compiles to.
 enum ExplainCommand {
   static let help = """
-    usage: sift explain [--args JSON_ARRAY] 'PREDICATE'
+    usage: sift explain [--args JSON_ARRAY] [--] 'PREDICATE'
 
     Compiles a predicate and prints its canonical form and a listing of its bytecode:
     one instruction per line with its operands and source range, then the constant,
     name, key path, comparison, needle, string-set, pattern and regex pools.
     Exit 0, or 1 with the diagnostic on stderr.
+
+      --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order
+      --                 end of options: the next argument is the predicate, even when it
+                         starts with '-'
     """
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {

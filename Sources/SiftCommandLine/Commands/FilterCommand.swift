@@ -7,7 +7,7 @@ import Sift
 /// `sift filter`: the lines of a JSON Lines stream that match a predicate, byte for byte.
 enum FilterCommand {
   static let help = """
-    usage: sift filter 'PREDICATE' [options] [FILE…]
+    usage: sift filter [options] [--] 'PREDICATE' [FILE…]
 
     Reads JSON Lines (standard input when no FILE, or for '-'), evaluates the predicate with
     each line's JSON value as the object, and writes the lines that match, byte for byte
@@ -17,16 +17,26 @@ enum FilterCommand {
       --vars JSON_OBJECT  values for $variables
       --invert            write the lines that do not match instead
       --count             print only the number of lines that would be written
-      --decisions         write {"line": N, "match": true|false} for every line, or
-                          {"line": N, "error": {"message": "…", "offset": N}}
+      --decisions         write one JSON line for every input line:
+                            {"file": "NAME", "line": N, "match": true|false}
+                            {"file": "NAME", "line": N, "error": {"message": "…", "offset": N}}
+                          "file" only for a named FILE, not for standard input; after it
+                          "file_bytes": "HEX" (the name's bytes) when the name is not UTF-8;
+                          "offset" only when the error has one
       --apns              SELF is the APNs payload's aps.filter-criteria (null when absent)
       --stats             print line counts and the rate on stderr at the end
-      --errors FILE       also write each bad line's error as a JSON line to FILE
+      --errors FILE       also write each bad line's error record (as --decisions writes it)
+                          to FILE
+      --                  end of options: the next argument is the predicate (unless it came
+                          before) and the rest are files, even those that start with '-'
 
     A line that is not valid JSON (an empty line included), or whose evaluation fails, is
     reported on stderr with its line number and the stream goes on; every line is written,
     skipped as a non-match, or reported. Exit 0 when every line was handled, 1 when some
     lines (or files) had errors, 2 for a bad predicate (with its diagnostic) or bad usage.
+
+    SIGINT or SIGTERM stops the run after the line at hand: the output ends with a whole
+    line, --count prints nothing, and the exit status is 130 (SIGINT) or 143 (SIGTERM).
     """
 
   struct Options {
@@ -38,11 +48,11 @@ enum FilterCommand {
     var decisions = false
     var apns = false
     var stats = false
-    var errorsPath: String?
-    var files: [String] = []
+    var errorsPath: FileName?
+    var files: [FileName] = []
 
     /// The inputs in reading order; `-` is standard input (also when no file is named).
-    var inputs: [String] { files.isEmpty ? ["-"] : files }
+    var inputs: [FileName] { files.isEmpty ? [.standardInput] : files }
   }
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
@@ -54,14 +64,16 @@ enum FilterCommand {
     var errorLog: ErrorLog? = nil
     if let path = options.errorsPath {
       if let input = ErrorLog.inputItWouldDestroy(path, inputs: options.inputs) {
-        throw UsageError(
-          message: "--errors \(path) is the input \(input == "-" ? "standard input" : input); it would be overwritten")
+        let named = input.isStandardInput ? "standard input" : input.display
+        throw UsageError(message: "--errors \(path.display) is the input \(named); it would be overwritten")
       }
       guard let log = ErrorLog(path: path) else {
-        throw UsageError(message: "cannot write --errors \(path): \(String(cString: strerror(errno)))")
+        throw UsageError(message: "cannot write --errors \(path.display): \(String(cString: strerror(errno)))")
       }
       errorLog = log
     }
+    // From here on a signal stops the run at a line boundary (FilterRun checks).
+    StopSignal.install()
     var run = FilterRun(options: options, evaluator: evaluator, errorLog: errorLog)
     return run.start()
   }
@@ -70,24 +82,26 @@ enum FilterCommand {
   static func parse(_ arguments: [CommandLineArgument]) throws(UsageError) -> Options? {
     var options = Options()
     var rest = arguments[...]
-    var onlyFiles = false
+    var onlyOperands = false
     func value(_ option: String) throws(UsageError) -> CommandLineArgument {
       guard let value = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
       return value
     }
     while let raw = rest.popFirst() {
       let arg = raw.text
-      if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
-        if options.format == nil && !onlyFiles {
+      if onlyOperands || arg == "-" || !arg.hasPrefix("-") {
+        // The first operand is the predicate, also after `--`; the rest are files. Both
+        // keep their bytes: a name that is not UTF-8 must still open.
+        if options.format == nil {
           options.format = raw.bytes
         } else {
-          options.files.append(arg)
+          options.files.append(FileName(raw))
         }
         continue
       }
       switch arg {
       case "--help", "-h": return nil
-      case "--": onlyFiles = true
+      case "--": onlyOperands = true
       case "--args": options.argsJSON = try value(arg).bytes
       case "--vars": options.varsJSON = try value(arg).bytes
       case "--invert": options.invert = true
@@ -95,12 +109,9 @@ enum FilterCommand {
       case "--decisions": options.decisions = true
       case "--apns": options.apns = true
       case "--stats": options.stats = true
-      case "--errors": options.errorsPath = try value(arg).text
+      case "--errors": options.errorsPath = FileName(try value(arg))
       default: throw UsageError(message: "unknown option \(arg) for sift filter")
       }
-    }
-    if onlyFiles && options.format == nil, !options.files.isEmpty {
-      options.format = Array(options.files.removeFirst().utf8)
     }
     guard options.format != nil else { throw UsageError(message: "sift filter needs a predicate") }
     if options.decisions && (options.count || options.invert) {
@@ -128,13 +139,14 @@ enum FilterCommand {
 
 /// The `--errors` file: one JSON line per bad input line.
 final class ErrorLog {
-  let path: String
+  let path: FileName
   private let output: OutputBuffer
   private let fd: Int32
 
-  init?(path: String) {
+  init?(path: FileName) {
     self.path = path
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    // The name's own bytes: decoded text would create another file for a non-UTF-8 name.
+    fd = path.open(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
     guard fd >= 0 else { return nil }
     // A FIFO whose reader went away loses records: that is a failure here, not a quiet stop.
     output = OutputBuffer(fd: fd, quietOnClosedPipe: false)
@@ -148,16 +160,15 @@ final class ErrorLog {
     return output.failure
   }
 
-  /// The input (a name from `inputs`, `-` for standard input) that is the same regular file
+  /// The input (one of `inputs`, `-` for standard input) that is the same regular file
   /// as `path`, which opening the log would truncate before it is read. Compared by device
   /// and inode, so another name, a link or `/dev/stdin` for the same file is caught too.
-  static func inputItWouldDestroy(_ path: String, inputs: [String]) -> String? {
-    var log = stat()
-    guard stat(path, &log) == 0, (log.st_mode & S_IFMT) == S_IFREG else { return nil }
+  static func inputItWouldDestroy(_ path: FileName, inputs: [FileName]) -> FileName? {
+    guard let log = path.status(), (log.st_mode & S_IFMT) == S_IFREG else { return nil }
+    var standardInput = stat()
     for input in inputs {
-      var other = stat()
-      let found = input == "-" ? fstat(0, &other) == 0 : stat(input, &other) == 0
-      if found && other.st_dev == log.st_dev && other.st_ino == log.st_ino { return input }
+      let other = input.isStandardInput ? (fstat(0, &standardInput) == 0 ? standardInput : nil) : input.status()
+      if let other, other.st_dev == log.st_dev && other.st_ino == log.st_ino { return input }
     }
     return nil
   }

@@ -8,7 +8,7 @@ import Sift
 enum FormatCommand {
   /// The text `sift format --help` prints.
   static let help = """
-    usage: sift format [--args JSON_ARRAY] 'PREDICATE'
+    usage: sift format [--args JSON_ARRAY] [--] 'PREDICATE'
            sift format [--args JSON_ARRAY] < predicates.txt
 
     Prints the canonical form of an NSPredicate format string (exit 0), or the
@@ -21,6 +21,8 @@ enum FormatCommand {
 
       --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order (with stdin,
                          bound to every line)
+      --                 end of options: the next argument is the predicate, even when it
+                         starts with '-'
     """
 
   /// Runs `sift format` with the arguments after the subcommand name.

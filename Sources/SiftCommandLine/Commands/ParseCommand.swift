@@ -4,7 +4,7 @@ import Sift
 /// JSON Lines stream of predicates.
 enum ParseCommand {
   static let help = """
-    usage: sift parse [--ast] [--args JSON_ARRAY] 'PREDICATE'
+    usage: sift parse [--ast] [--args JSON_ARRAY] [--] 'PREDICATE'
            sift parse --jsonl < predicates.jsonl
 
     Parses an NSPredicate format string. Prints its canonical form (exit 0), or the
@@ -16,6 +16,8 @@ enum ParseCommand {
                          write {"id": …, "canonical": "…"} or {"id": …, "error": {…}} per line,
                          in order (error stage "parse", or "input" for a line that is not a
                          JSON object with a string "format")
+      --                 end of options: the next argument is the predicate, even when it
+                         starts with '-' (sift parse -- '-1 < x')
     """
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
@@ -24,8 +26,14 @@ enum ParseCommand {
     var argsJSON: [UInt8]? = nil
     var format: [UInt8]? = nil
     var rest = arguments[...]
+    var onlyOperands = false
     while let raw = rest.popFirst() {
       let arg = raw.text
+      if onlyOperands {
+        guard format == nil else { throw UsageError(message: "sift parse takes one predicate") }
+        format = raw.bytes
+        continue
+      }
       switch arg {
       case "--help", "-h":
         Console.out.writeLine(help)
@@ -35,6 +43,7 @@ enum ParseCommand {
       case "--args":
         guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
         argsJSON = value.bytes
+      case "--": onlyOperands = true
       default:
         if arg.hasPrefix("--") { throw UsageError(message: "unknown option \(arg) for sift parse") }
         guard format == nil else { throw UsageError(message: "sift parse takes one predicate") }

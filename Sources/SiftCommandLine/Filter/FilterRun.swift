@@ -26,39 +26,49 @@ struct FilterRun {
     let clock = ContinuousClock()
     let began = clock.now
     for input in options.inputs {
-      if Console.out.closed { break }
+      if Console.out.closed || StopSignal.requested != nil { break }
       let fd: Int32
-      if input == "-" {
+      if input.isStandardInput {
         fd = 0
       } else {
-        fd = open(input, O_RDONLY | O_CLOEXEC)
+        fd = input.open(O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-          Console.error("sift filter: cannot read \(input): \(String(cString: strerror(errno)))")
+          let error = errno
+          // Opening a FIFO waits for its writer; a stop signal ends that wait (EINTR).
+          if StopSignal.requested != nil { break }
+          Console.error("sift filter: cannot read \(input.display): \(String(cString: strerror(error)))")
           hadFileError = true
           continue
         }
       }
-      let ok = filter(fd: fd, name: input == "-" ? nil : input)
+      let ok = filter(fd: fd, name: input.isStandardInput ? nil : input)
       if fd != 0 { close(fd) }
-      if !ok {
-        Console.error("sift filter: error reading \(input == "-" ? "standard input" : input)")
+      // A stop signal ends a read that waits for input: that is not a read error.
+      if !ok && StopSignal.requested == nil {
+        Console.error("sift filter: error reading \(input.isStandardInput ? "standard input" : input.display)")
         hadFileError = true
       }
     }
     progress.finish()
-    if options.count { Console.out.writeLine(String(options.invert ? counts.notMatched : counts.matched)) }
+    let stopped = StopSignal.requested
+    // A count of part of the input would read as the answer: a stopped run prints none.
+    if options.count && stopped == nil {
+      Console.out.writeLine(String(options.invert ? counts.notMatched : counts.matched))
+    }
     Console.out.flush()
     if options.stats { Console.error("sift filter: " + counts.summary(seconds: (clock.now - began).seconds)) }
     if let errorLog, let failure = errorLog.finish() {
       // Records were lost: as loud as a failed write to standard output.
-      Console.error("sift filter: error writing --errors \(errorLog.path): \(String(cString: strerror(failure)))")
+      Console.error(
+        "sift filter: error writing --errors \(errorLog.path.display): \(String(cString: strerror(failure)))")
       hadFileError = true
     }
+    if let stopped { return StopSignal.exitCode(stopped) }
     return counts.errors > 0 || hadFileError ? .failure : .success
   }
 
-  /// Filters one input; false when reading it failed.
-  private mutating func filter(fd: Int32, name: String?) -> Bool {
+  /// Filters one input; false when reading it failed (or a stop signal ended a read).
+  private mutating func filter(fd: Int32, name: FileName?) -> Bool {
     var reader = LineReader(fd: fd, padding: Int(SIFT_JSON_PADDING))
     // Locals, not `self`: a closure over the struct copied all of it for every line.
     let evaluator = self.evaluator
@@ -66,6 +76,8 @@ struct FilterRun {
     let decisions = options.decisions
     let writeMatches = !options.decisions && !options.invert && !options.count
     let writeOthers = !options.decisions && options.invert && !options.count
+    let records = DecisionRecords(file: name)
+    let out = Console.out
     var counts = self.counts
     var progress = self.progress
     defer {
@@ -79,55 +91,42 @@ struct FilterRun {
       case .match:
         counts.matched += 1
         if writeMatches {
-          Self.write(line)
+          Self.write(line, to: out)
         } else if decisions {
-          Console.out.writeLine(Self.decision(line.number, name, "\"match\": true"))
+          records.writeDecision(line.number, matched: true, to: out)
         }
       case .noMatch:
         counts.notMatched += 1
         if writeOthers {
-          Self.write(line)
+          Self.write(line, to: out)
         } else if decisions {
-          Console.out.writeLine(Self.decision(line.number, name, "\"match\": false"))
+          records.writeDecision(line.number, matched: false, to: out)
         }
       case .error(let message, let offset):
         counts.errors += 1
-        Self.report(line.number, name, message, offset, decisions: decisions, log: errorLog)
+        Self.report(line.number, name, message, offset, records, decisions: decisions, log: errorLog)
       }
       if counts.lines & 0xFFFF == 0 { progress.update(counts) }
-      return !Console.out.closed
+      // Checked after each whole line: a stop signal ends the output at a line boundary.
+      return !out.closed && StopSignal.requested == nil
     }
   }
 
   /// The line exactly as read, with a newline added when the input's last line had none
   /// (a lone `\r` at the very end is kept, and the newline follows it).
-  private static func write(_ line: LineReader.Line) {
-    Console.out.write(bytes: UnsafeBufferPointer(start: line.bytes.baseAddress, count: line.bytes.count + line.ending))
-    if !line.endsWithNewline { Console.out.write("\n") }
-  }
-
-  private static func decision(_ number: Int, _ name: String?, _ rest: String) -> String {
-    var out = "{"
-    if let name {
-      JSONWriter.writeString("file", to: &out)
-      out += ": "
-      JSONWriter.writeString(name, to: &out)
-      out += ", "
-    }
-    out += "\"line\": \(number), " + rest + "}"
-    return out
+  private static func write(_ line: LineReader.Line, to out: OutputBuffer) {
+    out.write(bytes: UnsafeBufferPointer(start: line.bytes.baseAddress, count: line.bytes.count + line.ending))
+    if !line.endsWithNewline { out.write("\n" as StaticString) }
+    out.lineComplete()
   }
 
   private static func report(
-    _ number: Int, _ name: String?, _ message: String, _ offset: Int?, decisions: Bool, log: ErrorLog?
+    _ number: Int, _ name: FileName?, _ message: String, _ offset: Int?, _ records: DecisionRecords,
+    decisions: Bool, log: ErrorLog?
   ) {
-    let place = name.map { "\($0):\(number)" } ?? "line \(number)"
+    let place = name.map { "\($0.display):\(number)" } ?? "line \(number)"
     Console.error("sift filter: \(place): \(message)" + (offset.map { " (at byte \($0))" } ?? ""))
-    var error = "\"error\": {\"message\": "
-    JSONWriter.writeString(message, to: &error)
-    if let offset { error += ", \"offset\": \(offset)" }
-    error += "}"
-    let record = decision(number, name, error)
+    let record = records.errorRecord(number, message: message, offset: offset)
     if decisions { Console.out.writeLine(record) }
     log?.write(record)
   }

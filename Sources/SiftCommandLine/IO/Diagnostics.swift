@@ -20,6 +20,10 @@ enum ExitCode: Int32 {
   case failure = 1
   /// Bad usage: unknown option, missing argument, bad predicate for stream commands.
   case usage = 2
+  /// A stream command stopped by SIGINT after its last whole line (128 + SIGINT).
+  case interrupted = 130
+  /// A stream command stopped by SIGTERM after its last whole line (128 + SIGTERM).
+  case terminated = 143
 }
 
 struct UsageError: Error {

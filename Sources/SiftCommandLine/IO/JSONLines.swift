@@ -95,8 +95,8 @@ struct JSONRecord {
   var text: String { "{" + fields.joined(separator: ", ") + "}" }
 }
 
-/// The arguments `explain`, `format` and `check` share: `--help`, `--args JSON_ARRAY` and one
-/// positional argument (a predicate or a file), read in order.
+/// The arguments `explain`, `format` and `check` share: `--help`, `--args JSON_ARRAY`, `--`
+/// and one positional argument (a predicate or a file), read in order.
 struct SimpleArguments {
   var wantsHelp = false
   var argsJSON: [UInt8]?
@@ -105,7 +105,16 @@ struct SimpleArguments {
   /// Reads `arguments`; `tooMany` is the message for a second positional argument.
   init(_ arguments: [CommandLineArgument], command: String, tooMany: String) throws(UsageError) {
     var rest = arguments[...]
+    var onlyOperands = false
+    func operand(_ raw: CommandLineArgument) throws(UsageError) {
+      guard positional == nil else { throw UsageError(message: tooMany) }
+      positional = raw
+    }
     while let raw = rest.popFirst() {
+      if onlyOperands {
+        try operand(raw)
+        continue
+      }
       switch raw.text {
       case "--help", "-h":
         wantsHelp = true
@@ -113,10 +122,12 @@ struct SimpleArguments {
       case "--args":
         guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
         argsJSON = value.bytes
+      case "--":
+        // What follows is the operand even when it looks like an option (`-1 < x`).
+        onlyOperands = true
       default:
         if raw.text.hasPrefix("--") { throw UsageError(message: "unknown option \(raw.text) for sift \(command)") }
-        guard positional == nil else { throw UsageError(message: tooMany) }
-        positional = raw
+        try operand(raw)
       }
     }
   }

@@ -39,10 +39,20 @@ package struct LineReader {
   /// 1-based number of the last line returned.
   package private(set) var lineNumber = 0
 
-  /// Reads from a file descriptor, waiting when it is non-blocking and retrying on EINTR.
+  /// Reads from a file descriptor, waiting when it is non-blocking and retrying on EINTR,
+  /// except after a stop signal (``StopSignal``): the wait ends there as a failed read
+  /// (EINTR), so that a run waiting for input stops, and the partial line it holds is not
+  /// handed out as a line.
   package init(fd: Int32, blockSize: Int = 1 << 20, padding: Int = 0) {
     self.init(blockSize: blockSize, padding: padding) { buffer, count in
       while true {
+        // Checked right before the read too: a signal that came after the caller's last
+        // check would not interrupt a read that has not started (the window left is a few
+        // instructions wide, and a second signal kills: SA_RESETHAND).
+        if StopSignal.requested != nil {
+          errno = EINTR
+          return -1
+        }
         let n = read(fd, buffer, count)
         if n >= 0 { return n }
         let error = errno
