@@ -1,3 +1,4 @@
+import CSiftJSON
 import Sift
 
 #if canImport(Glibc)
@@ -27,6 +28,8 @@ enum FilterCommand {
       --stats             print line counts and the rate on stderr at the end
       --errors FILE       also write each bad line's error record (as --decisions writes it)
                           to FILE
+      --threads N         decide on N threads (default: the cores available); the output
+                          is in input order and the same bytes as with --threads 1
       --                  end of options: the next argument is the predicate (unless it came
                           before) and the rest are files, even those that start with '-'
 
@@ -49,6 +52,8 @@ enum FilterCommand {
     var apns = false
     var stats = false
     var errorsPath: FileName?
+    /// `--threads N`; nil: the cores available.
+    var threads: Int?
     var files: [FileName] = []
 
     /// The inputs in reading order; `-` is standard input (also when no file is named).
@@ -74,7 +79,21 @@ enum FilterCommand {
     }
     // From here on a signal stops the run at a line boundary (FilterRun checks).
     StopSignal.install()
-    var run = FilterRun(options: options, evaluator: evaluator, errorLog: errorLog)
+    let threads = options.threads ?? availableCores()
+    var parallel: ParallelFilter? = nil
+    if threads > 1 {
+      var evaluators: [LineEvaluator] = []
+      for _ in 0..<threads {
+        guard let another = try makeEvaluator(options, command: "filter") else { return .usage }
+        evaluators.append(another)
+      }
+      parallel = ParallelFilter(
+        pool: ParallelFilter.EvaluatorPool(evaluators), threads: threads, padding: Int(SIFT_JSON_PADDING),
+        mode: ParallelFilter.Mode(
+          writeMatches: !options.decisions && !options.invert && !options.count,
+          writeOthers: !options.decisions && options.invert && !options.count, decisions: options.decisions))
+    }
+    var run = FilterRun(options: options, evaluator: evaluator, parallel: parallel, errorLog: errorLog)
     return run.start()
   }
 
@@ -110,6 +129,12 @@ enum FilterCommand {
       case "--apns": options.apns = true
       case "--stats": options.stats = true
       case "--errors": options.errorsPath = FileName(try value(arg))
+      case "--threads":
+        let text = try value(arg).text
+        guard let n = Int(text), (1...256).contains(n) else {
+          throw UsageError(message: "--threads takes a number of threads from 1 to 256 (got '\(text)')")
+        }
+        options.threads = n
       default: throw UsageError(message: "unknown option \(arg) for sift filter")
       }
     }
@@ -118,6 +143,12 @@ enum FilterCommand {
       throw UsageError(message: "--decisions reports every line; it cannot be combined with --count or --invert")
     }
     return options
+  }
+
+  /// The cores online, at least 1 (`sched_getaffinity` is not visible to Swift without
+  /// `_GNU_SOURCE`; a container's CPU limit is not seen here: pass `--threads`).
+  static func availableCores() -> Int {
+    max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
   }
 
   /// Compiles the predicate; on a bad predicate prints its diagnostic and returns nil.

@@ -23,7 +23,7 @@ struct DecisionRecords {
   }
 
   /// Writes the decision about line `number`, a whole line.
-  func writeDecision(_ number: Int, matched: Bool, to out: OutputBuffer) {
+  func writeDecision(_ number: Int, matched: Bool, to out: some LineSink) {
     prefix.withUnsafeBufferPointer { out.write(bytes: $0) }
     out.write(decimal: number)
     let rest: StaticString = matched ? ", \"match\": true}\n" : ", \"match\": false}\n"
@@ -40,3 +40,18 @@ struct DecisionRecords {
     return record
   }
 }
+
+/// Where whole lines of output go: standard output's buffer, or a chunk's bytes when
+/// `--threads` decides chunks on several threads.
+protocol LineSink {
+  /// Appends part of a line.
+  func write(bytes: UnsafeBufferPointer<UInt8>)
+  /// Appends constant text, part of a line.
+  func write(_ s: StaticString)
+  /// Appends a number in decimal, part of a line.
+  func write(decimal value: Int)
+  /// Says that what was written so far ends a line.
+  func lineComplete()
+}
+
+extension OutputBuffer: LineSink {}

@@ -10,14 +10,17 @@ import Sift
 struct FilterRun {
   let options: FilterCommand.Options
   let evaluator: LineEvaluator
+  /// With `--threads N` for N > 1: the evaluators of the deciding threads.
+  let parallel: ParallelFilter?
   let errorLog: ErrorLog?
   var counts = FilterCounts()
   private var progress = Progress()
   private var hadFileError = false
 
-  init(options: FilterCommand.Options, evaluator: LineEvaluator, errorLog: ErrorLog?) {
+  init(options: FilterCommand.Options, evaluator: LineEvaluator, parallel: ParallelFilter? = nil, errorLog: ErrorLog?) {
     self.options = options
     self.evaluator = evaluator
+    self.parallel = parallel
     self.errorLog = errorLog
   }
 
@@ -83,6 +86,12 @@ struct FilterRun {
     defer {
       self.counts = counts
       self.progress = progress
+    }
+    if let parallel {
+      return parallel.run(&reader, fd: fd, records: records, counts: &counts, progress: &progress) { error in
+        // The record itself is already in the chunk's output for --decisions.
+        Self.report(error.number, name, error.message, error.offset, records, decisions: false, log: errorLog)
+      }
     }
     return reader.forEachLine { (line: LineReader.Line) -> Bool in
       counts.lines += 1

@@ -82,6 +82,13 @@ package struct LineReader {
   /// Calls `body` with each line until the input ends or `body` returns false. Returns
   /// false if reading failed.
   package mutating func forEachLine(_ body: (Line) -> Bool) -> Bool {
+    forEachLine(body, beforeRead: {})
+  }
+
+  /// As ``forEachLine(_:)``, calling `beforeRead` whenever every complete line in the
+  /// buffer was handed out and the next read may wait for input: a caller that batches
+  /// lines hands the batch on there, so a slow stream is not held back until a batch fills.
+  package mutating func forEachLine(_ body: (Line) -> Bool, beforeRead: () -> Void) -> Bool {
     while true {
       if let newline = findNewline() {
         let hasCR = newline > start && buffer[newline - 1] == UInt8(ascii: "\r")
@@ -99,6 +106,7 @@ package struct LineReader {
         }
         return true
       }
+      beforeRead()
       guard fill() else { return false }
     }
   }

@@ -54,6 +54,11 @@ final class OutputBuffer {
   /// `--decisions` writes for every line.
   func write(decimal value: Int) {
     guard !closed else { return }
+    Self.appendDecimal(value, to: &buffer)
+  }
+
+  /// Appends `value`'s decimal digits to `buffer` (shared with the chunks of `--threads`).
+  static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
     var magnitude = value.magnitude
     // 20 digits hold UInt64.max, one more the sign.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
