@@ -229,6 +229,25 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   @inline(__always)
   private func fitsSchema(_ record: SiftRecord) -> Bool { storage.options.schema.map { $0 == record.schema } ?? true }
 
+  /// For `sift filter`: the record slot whose string alone decides this predicate (a
+  /// one-test program `key IN {strings}` without folding options), so a caller holding
+  /// the string's UTF-8 bytes can decide with ``kernelContains(utf8:)`` and build no
+  /// `String`; nil for every other predicate.
+  package var byteKernelSlot: Int? {
+    guard let kernel = storage.program.kernel, kernel.source == .slot, kernel.trustedOpcode == .inStrings,
+      !storage.program.setRefs[kernel.b]._withUnsafeGuaranteedRef({ $0.folds })
+    else { return nil }
+    return kernel.a
+  }
+
+  /// The answer of the ``byteKernelSlot`` test for a string given as UTF-8 bytes, or nil
+  /// when the general path must run (a subject longer than the step budget allows, which
+  /// the general path reports as an error).
+  package func kernelContains(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard let kernel = storage.program.kernel, bytes.count <= storage.program.kernelMaxBytes else { return nil }
+    return storage.program.setRefs[kernel.b]._withUnsafeGuaranteedRef { $0.contains(utf8: bytes) }
+  }
+
   /// The string a slot kernel tests in `record`, or nil when the general path must run.
   @inline(__always)
   private func kernelSubject(_ kernel: Instruction, _ record: SiftRecord) -> String? {

@@ -127,6 +127,16 @@ final class StringSet: @unchecked Sendable {
     return containsFolded(s)
   }
 
+  /// Membership of a string given as its UTF-8 bytes (borrowed from a parser, say), without
+  /// building a `String`; nil for a set that folds case or diacritics (folding needs the
+  /// string).
+  @inline(__always)
+  func contains(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    if isLiteral { return containsLiteral(bytes) }
+    if folds { return nil }
+    return lookup(bytes)
+  }
+
   /// A string without contiguous UTF-8 (bridged): one copy, then the byte compare.
   private func containsBridged(_ s: String) -> Bool {
     var copy = s

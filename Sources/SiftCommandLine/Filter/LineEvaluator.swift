@@ -18,6 +18,9 @@ package final class LineEvaluator {
 
   let plan: FilterPlan
   private let predicate: SiftPredicate
+  /// The record slot whose string bytes decide the predicate alone (`filterCriteria IN
+  /// {…}`): such a line is decided on simdjson's bytes, with no `String` or record built.
+  private let byteKernelSlot: Int?
   /// The predicate compiled without a schema, for a line whose value is not an object
   /// under the record plan (a key on an array maps, on a number it is an error: only the
   /// full value says). Compiled at the first such line: most streams have none, and a
@@ -66,6 +69,7 @@ package final class LineEvaluator {
     }
     self.plan = plan
     self.predicate = compiled!
+    if case .record = plan { byteKernelSlot = compiled!.byteKernelSlot } else { byteKernelSlot = nil }
     self.variables = variables
     record = SiftRecord(schema: schema, values: Array(repeating: .null, count: schema.fields.count))
 
@@ -135,6 +139,17 @@ package final class LineEvaluator {
         else {
           matched = try plain().evaluate(with: value(at: 0, depth: 0), variables: variables)
           break
+        }
+        if let slot = byteKernelSlot {
+          let span = spans[slot]
+          if span.count == 1, events[span.first].type == SIFT_JSON_STRING.rawValue,
+            let result = predicate.kernelContains(
+              utf8: UnsafeBufferPointer(
+                start: UnsafeRawPointer(events[span.first].v.ptr)?.assumingMemoryBound(to: UInt8.self),
+                count: Int(events[span.first].len)))
+          {
+            return result ? .match : .noMatch
+          }
         }
         for slot in 0..<pathCount {
           let span = spans[slot]
