@@ -155,7 +155,8 @@ PY
 run() {
   local file=${3:-$data}
   case $1 in
-    sift) "$sift" filter "${pred[$2]}" "$file" ;;
+    sift) "$sift" filter --threads 1 "${pred[$2]}" "$file" ;;
+    sift2) "$sift" filter --threads 2 "${pred[$2]}" "$file" ;;
     cpp) "$cpp" --ids "$ids" "$2" "$file" ;;
     many) "$cpp" --parse-many --ids "$ids" "$2" "$file" ;;
     jq) jq -c "${jqf[$2]}" "$file" ;;
@@ -207,7 +208,7 @@ done
 note "contract check passed: $(wc -l <"$edge") awkward lines, Q1-Q3, same output, error lines and status"
 
 # --- the output and count check: one untimed pass of every tool ---------------------------
-tools=(sift cpp)
+tools=(sift sift2 cpp)
 $have_many && tools+=(many)
 $have_jq && tools+=(jq)
 $have_duckdb && tools+=(duckdb)
@@ -215,7 +216,7 @@ declare -A count times
 for q in "${queries[@]}"; do
   run sift "$q" >"$work/sift.out" || die "sift filter failed on $q"
   count[sift.$q]=$(wc -l <"$work/sift.out")
-  for t in cpp many; do
+  for t in sift2 cpp many; do
     [[ $t == many && $have_many == false ]] && continue
     run "$t" "$q" >"$work/$t.out" || die "$t failed on $q"
     cmp -s "$work/sift.out" "$work/$t.out" ||
@@ -273,7 +274,8 @@ for t in "${tools[@]}"; do
 done
 # shellcheck disable=SC2016 # backquotes are Markdown here
 declare -A label=(
-  [sift]='`sift filter`'
+  [sift]='`sift filter --threads 1`'
+  [sift2]='`sift filter --threads 2`'
   [cpp]='C++ simdjson, per-line DOM parse (`reference/simdjson_filter.cpp`)'
   [many]='C++ simdjson `parse_many`, 1 MiB chunks (`--parse-many`)'
   [jq]='`jq -c '"'"'select(…)'"'"'`'
@@ -290,6 +292,8 @@ for t in "${tools[@]}"; do
 done
 ratio() { awk -v a="${rate[sift.$1]}" -v b="${rate[cpp.$1]}" 'BEGIN { printf "%.2f", a / b }'; }
 echo "| **sift / C++ per-line** | **$(ratio q1)** | **$(ratio q2)** | **$(ratio q3)** | |"
+ratio2() { awk -v a="${rate[sift2.$1]}" -v b="${rate[sift.$1]}" 'BEGIN { printf "%.2f", a / b }'; }
+echo "| **2 threads / 1 thread** | **$(ratio2 q1)** | **$(ratio2 q2)** | **$(ratio2 q3)** | |"
 echo "| matching lines | ${count[sift.q1]} | ${count[sift.q2]} | ${count[sift.q3]} | |"
 echo
 echo "Q1 \`${pred[q1]}\`; Q2 \`${pred[q2]}\`; Q3 \`${pred[q3]}\`."

@@ -91,14 +91,7 @@ struct ParallelFilter {
     let pool = self.pool
     let mode = self.mode
     let padding = self.padding
-    // The lines of the chunk being gathered: they are contiguous in the reader's buffer
-    // (it moves only on a read, and the chunk is handed on before every read), so each line
-    // costs one `LineRef` here and the chunk one copy.
-    var lines: [LineRef] = []
-    lines.reserveCapacity(16_384)
-    var base: UnsafePointer<UInt8>? = nil
-    var gathered = 0
-    var firstNumber = 0
+    let g = Gathering()
 
     func writeOut(_ chunk: Chunk) {
       chunk.done.wait()
@@ -110,19 +103,19 @@ struct ParallelFilter {
       spare.append(chunk)
     }
     func dispatch() {
-      guard let from = base, !lines.isEmpty else { return }
+      guard let from = g.base, !g.lines.isEmpty else { return }
       while inFlight.count >= window { writeOut(inFlight.removeFirst()) }
       let chunk = spare.popLast() ?? Chunk()
       chunk.bytes.removeAll(keepingCapacity: true)
-      chunk.bytes.append(contentsOf: UnsafeBufferPointer(start: from, count: gathered))
+      chunk.bytes.append(contentsOf: UnsafeBufferPointer(start: from, count: g.gathered))
       chunk.bytes.append(contentsOf: repeatElement(0, count: padding))
-      swap(&chunk.lines, &lines)
-      lines.removeAll(keepingCapacity: true)
-      chunk.firstNumber = firstNumber
+      swap(&chunk.lines, &g.lines)
+      g.lines.removeAll(keepingCapacity: true)
+      chunk.firstNumber = g.firstNumber
       chunk.output.bytes.removeAll(keepingCapacity: true)
       chunk.errors.removeAll()
-      base = nil
-      gathered = 0
+      g.base = nil
+      g.gathered = 0
       let job = UnsafeSendable(chunk)
       DispatchQueue.global().async {
         Self.decide(job.value, pool: pool, mode: mode, records: records.value)
@@ -141,15 +134,15 @@ struct ParallelFilter {
     let ok = reader.forEachLine(
       { (line: LineReader.Line) -> Bool in
         let start = line.bytes.baseAddress!
-        if base == nil {
-          base = start
-          firstNumber = line.number
+        if g.base == nil {
+          g.base = start
+          g.firstNumber = line.number
         }
-        let offset = base!.distance(to: start)
-        lines.append(
+        let offset = g.base!.distance(to: start)
+        g.lines.append(
           LineRef(start: offset, count: line.bytes.count, ending: line.ending, endsWithNewline: line.endsWithNewline))
-        gathered = offset + line.bytes.count + line.ending
-        if gathered >= 1 << 20 { dispatch() }
+        g.gathered = offset + line.bytes.count + line.ending
+        if g.gathered >= 1 << 20 { dispatch() }
         return !out.closed && StopSignal.requested == nil
       },
       beforeRead: {
@@ -168,6 +161,18 @@ struct ParallelFilter {
     dispatch()
     while !inFlight.isEmpty { writeOut(inFlight.removeFirst()) }
     return ok
+  }
+
+  /// The lines of the chunk being gathered: contiguous in the reader's buffer (it moves
+  /// only on a read, and the chunk is handed on before every read), so each line costs one
+  /// `LineRef` and the chunk one copy. A class with unchecked fields: captured `var`s cost
+  /// a dynamic exclusivity check per line (perf: swift_beginAccess, AccessSet::insert).
+  final class Gathering {
+    @exclusivity(unchecked) var lines: [LineRef] = []
+    @exclusivity(unchecked) var base: UnsafePointer<UInt8>? = nil
+    @exclusivity(unchecked) var gathered = 0
+    @exclusivity(unchecked) var firstNumber = 0
+    init() { lines.reserveCapacity(16_384) }
   }
 
   /// Decides every line of a chunk into its output, as ``FilterRun`` does for one line.
