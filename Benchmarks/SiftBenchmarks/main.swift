@@ -10,6 +10,7 @@ func benchmarkMain() -> Int32 {
   let ok = EvaluationBenchmarks.run(options)
   AdversarialBenchmarks.run(options)
   FocusScaleBenchmarks.run(options)
+  IndexBenchmarks.run(options)
   return ok ? 0 : 1
 }
 

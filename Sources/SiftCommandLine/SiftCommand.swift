@@ -19,6 +19,7 @@ package enum SiftCommand {
       check     parse and compile a file of predicates, one per line; report every error
       filter    write the lines of a JSON Lines stream that match a predicate
       bench     measure how fast a predicate decides the lines of a file
+      route     for each JSON line, the ids of every rule (predicate) it matches, indexed
 
     Run 'sift <command> --help' for a command's options.
     """
@@ -49,6 +50,7 @@ package enum SiftCommand {
       case "check": code = try CheckCommand.run(Array(arguments))
       case "filter": code = try FilterCommand.run(Array(arguments))
       case "bench": code = try BenchCommand.run(Array(arguments))
+      case "route": code = try RouteCommand.run(Array(arguments))
       default:
         throw UsageError(message: "unknown command '\(command)'\n\n\(help)")
       }

@@ -1,0 +1,115 @@
+/// Where a group of index entries reads the record, and how it looks the value up.
+struct IndexGroupKey: Hashable, Sendable {
+  enum Kind: UInt8, Sendable {
+    /// `==` and `IN` on strings and numbers: a hash of the (folded) value.
+    case equality
+    /// `BEGINSWITH`: a hash of each prefix length some constant has.
+    case prefix
+    /// Orderings and `BETWEEN` on numbers: intervals.
+    case range
+  }
+
+  /// The key path (empty: `SELF`).
+  var keys: [String]
+  /// `ANY keys OP …`: the value is an array, and each element is looked up.
+  var quantified: Bool
+  var kind: Kind
+  /// The folding of `[c]`/`[d]` applied to strings before hashing (none for ranges).
+  var fold: FoldMode
+}
+
+/// The entries of one ``IndexGroupKey``: the postings of constants (or prefixes), or the
+/// intervals, each naming the slot of its predicate. A class: a match reads each group
+/// through one reference.
+final class IndexGroup {
+  let key: IndexGroupKey
+  /// Which of the state's key paths (``PredicateSetState/paths``) the group reads.
+  let path: Int
+  private var postings = PostingMap()
+  /// The prefix lengths present (sorted), with how many prefixes of each length.
+  private var prefixLengths: [Int] = []
+  private var prefixCounts: [Int: Int] = [:]
+  private var ranges = RangeList()
+
+  init(key: IndexGroupKey, path: Int) {
+    self.key = key
+    self.path = path
+  }
+
+  /// Postings and intervals held, stale ones included.
+  var entryCount: Int { postings.postingCount + ranges.count }
+
+  /// Bytes reserved by the group's tables.
+  var reservedBytes: Int { postings.reservedBytes + ranges.reservedBytes + prefixLengths.capacity * 8 }
+
+  func reserve(postings count: Int) {
+    if key.kind != .range { postings.reserve(postings: count, newKeys: count) }
+  }
+
+  /// About how many candidates `entry` would add to a lookup that reaches it: the
+  /// postings already under its keys (a key every predicate shares, such as W2's
+  /// `ANY tags == 'urgent'`, lets them all through), or a fixed guess for an interval.
+  func estimate(_ entry: IndexAtom.Entry) -> Int {
+    switch entry {
+    case .keys(let keys): return keys.reduce(0) { $0 + 1 + postings.count(of: $1) }
+    case .prefix(let k, let length): return (length >= 4 ? 2 : 6 - length) + postings.count(of: k)
+    case .range(let low, let high): return low == -.infinity || high == .infinity ? 1_000 : 400
+    }
+  }
+
+  func add(_ entry: IndexAtom.Entry, slot: UInt32) {
+    switch entry {
+    case .keys(let keys):
+      for k in keys { postings.insert(k, slot) }
+    case .prefix(let k, let length):
+      postings.insert(k, slot)
+      if prefixCounts[length, default: 0] == 0 {
+        let at = prefixLengths.firstIndex { $0 > length } ?? prefixLengths.count
+        prefixLengths.insert(length, at: at)
+      }
+      prefixCounts[length, default: 0] += 1
+    case .range(let low, let high):
+      ranges.insert(low: low, high: high, slot: slot)
+    }
+  }
+
+  /// Merges pending intervals (see ``RangeList/settle(force:)``).
+  func settle(force: Bool) {
+    if key.kind == .range { ranges.settle(force: force) }
+  }
+
+  /// Appends to `out` the slot of every entry that `value`, the record's value at the
+  /// group's key path, could satisfy.
+  func collect(_ value: SiftValue, into out: inout [UInt32]) {
+    if key.quantified {
+      // ANY over null is false, over anything but an array an error.
+      guard case .array(let elements) = value else { return }
+      for e in elements { collectOne(e, into: &out) }
+    } else {
+      collectOne(value, into: &out)
+    }
+  }
+
+  @inline(__always)
+  private func collectOne(_ value: SiftValue, into out: inout [UInt32]) {
+    switch key.kind {
+    case .equality:
+      let options = ComparisonOptions(rawValue: key.fold.rawValue)
+      guard let k = PostingKey.equality(value, options) else { return }
+      postings.collect(k, into: &out)
+    case .prefix:
+      guard case .string(let s) = value else { return }
+      let options = ComparisonOptions(rawValue: key.fold.rawValue)
+      StringSemantics.withFoldedUTF8(s, options) { bytes in
+        let base = UnsafePointer(bytes.baseAddress)
+        for length in prefixLengths {
+          if length > bytes.count { break }
+          postings.collect(PostingKey.bytes(base, count: length), into: &out)
+        }
+      }
+    case .range:
+      guard let x = PostingKey.number(value) else { return }
+      ranges.collect(x, into: &out)
+    }
+  }
+}

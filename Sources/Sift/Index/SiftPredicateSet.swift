@@ -1,0 +1,165 @@
+/// Many predicates, each under an id, matched against one value at a time: "which of a
+/// million subscriptions want this notification". ``matches(_:)-(SiftValue)`` returns the
+/// id of every predicate whose own ``SiftPredicate/matches(_:)-(SiftValue)`` is true for
+/// the value, in the order the ids were first inserted, without evaluating each one.
+///
+/// ```swift
+/// let subscriptions = SiftPredicateSet<Int>()
+/// subscriptions.insert(
+///   try SiftPredicate(format: "account IN %@ AND priority >= 3", arguments: [["a-1", "a-7"]]), id: 1)
+/// subscriptions.insert(try SiftPredicate(format: "sender BEGINSWITH[c] 'billing@'"), id: 2)
+/// subscriptions.matches(["account": "a-7", "priority": 4, "sender": "x@y"])  // [1]
+/// ```
+///
+/// **Exact.** The set indexes one *necessary* condition of each predicate (a comparison of
+/// a key path with a constant that must hold for the predicate to be true: `==` and `IN`
+/// on strings and numbers, `BEGINSWITH`, orderings and `BETWEEN` on numbers, the `ANY`
+/// forms, the `[c]`/`[d]` options; one per operand of a top-level OR), finds the
+/// predicates whose condition a value could satisfy, and evaluates each of those exactly.
+/// A predicate with no such condition is evaluated for every value. A predicate whose
+/// evaluation fails does not match, as with `matches`. Documentation/PredicateIndex.md
+/// has the argument.
+///
+/// **Compact.** Predicates that differ only in their constants share one compiled
+/// program; each keeps its constants and its index entries (about 300 bytes for
+/// `filterCriteria IN {three ids} AND priority >= k`). Predicates compiled with a schema,
+/// a typed layout, custom functions or variables of their own keep their own program.
+///
+/// **Thread-safe.** Every method may be called from any thread. Updates take a write lock
+/// (a pthread read-write lock that prefers writers) and matches a read lock, so a match
+/// sees the set as it was between two updates: a bulk ``insert(contentsOf:)`` is seen
+/// whole or not at all. A custom function called while matching must not use the set.
+public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendable {
+  private let lock = ReadWriteLock()
+  // Read under the read lock, written under the write lock.
+  private let index = PredicateIndex()
+  /// The id in each slot of the index (a removed slot keeps its old id until a rebuild).
+  private var ids: ContiguousArray<ID> = []
+  private var slotOf: [ID: UInt32] = [:]
+
+  /// An empty set.
+  public init() {}
+
+  /// The number of predicates.
+  public var count: Int { lock.reading { index.liveCount } }
+
+  /// Whether the set is empty.
+  public var isEmpty: Bool { count == 0 }
+
+  /// Whether a predicate is held under `id`.
+  public func contains(id: ID) -> Bool { lock.reading { slotOf[id] != nil } }
+
+  /// Adds `predicate` under `id`, replacing the predicate already under `id` (the id keeps
+  /// its place in the order of results).
+  public func insert(_ predicate: SiftPredicate, id: ID) {
+    // Taken apart before the lock: matches wait only for the index update.
+    let prepared = PreparedPredicate(predicate)
+    lock.writing {
+      insertLocked(prepared, id: id)
+      rebuildIfSparse()
+    }
+  }
+
+  /// Adds every `(id, predicate)` pair, in order, as one update: a concurrent match sees
+  /// all of them or none. A repeated id keeps its last predicate.
+  public func insert(contentsOf entries: some Sequence<(id: ID, predicate: SiftPredicate)>) {
+    let prepared = entries.map { ($0.id, PreparedPredicate($0.predicate)) }
+    lock.writing {
+      index.reserve(prepared.count)
+      ids.reserveCapacity(ids.count + prepared.count)
+      slotOf.reserveCapacity(slotOf.count + prepared.count)
+      for (id, p) in prepared { insertLocked(p, id: id) }
+      index.settle(force: true)
+      rebuildIfSparse()
+    }
+  }
+
+  private func insertLocked(_ p: PreparedPredicate, id: ID) {
+    if let slot = slotOf[id] {
+      index.replace(slot, with: p)
+    } else {
+      let slot = index.append(p)
+      ids.append(id)
+      slotOf[id] = slot
+    }
+  }
+
+  /// Removes the predicate under `id`; returns whether there was one.
+  @discardableResult
+  public func remove(id: ID) -> Bool {
+    lock.writing {
+      guard let slot = slotOf.removeValue(forKey: id) else { return false }
+      index.remove(slot)
+      rebuildIfSparse()
+      return true
+    }
+  }
+
+  /// Removes every predicate.
+  public func removeAll() {
+    lock.writing {
+      for slot in slotOf.values { index.remove(slot) }
+      slotOf = [:]
+      rebuildIfSparse(force: true)
+    }
+  }
+
+  /// Under the write lock: renumbers the slots when enough of them are free or stale.
+  private func rebuildIfSparse(force: Bool = false) {
+    guard force || index.isSparse else { return }
+    let kept = index.rebuild()
+    var newIDs = ContiguousArray<ID>()
+    newIDs.reserveCapacity(kept.count)
+    for old in kept {
+      slotOf[ids[Int(old)]] = UInt32(newIDs.count)
+      newIDs.append(ids[Int(old)])
+    }
+    ids = newIDs
+  }
+
+  /// The ids of the predicates that match `value` (those whose `matches(value)` is true),
+  /// in the order the ids were first inserted.
+  public func matches(_ value: SiftValue) -> [ID] {
+    withUnsafePointer(to: value) { root in
+      lock.reading { index.matches(root, string: nil).map { ids[Int($0)] } }
+    }
+  }
+
+  /// The ids of the predicates that match `string` as `SELF` (`SELF IN {…}`,
+  /// `SELF BEGINSWITH 'acct-'`), in the order the ids were first inserted.
+  public func matches(_ string: String) -> [ID] {
+    withUnsafePointer(to: SiftValue.string(string)) { root in
+      lock.reading { index.matches(root, string: string).map { ids[Int($0)] } }
+    }
+  }
+
+  /// How the predicates are held: indexed or scanned, shapes, index size.
+  public var statistics: SiftPredicateSetStatistics { lock.reading { index.statistics } }
+}
+
+/// What a ``SiftPredicateSet`` holds, for capacity planning and for seeing which
+/// predicates the index cannot help with.
+public struct SiftPredicateSetStatistics: Sendable, Hashable {
+  /// Predicates held.
+  public var count = 0
+  /// Predicates found through the index.
+  public var indexed = 0
+  /// Predicates with no condition the index can use, evaluated for every value.
+  public var scanned = 0
+  /// Compiled programs shared by predicates of one shape.
+  public var sharedShapes = 0
+  /// Predicates that keep their own compiled program (a schema, a typed layout, custom
+  /// functions or variables of their own, a shape whose program did not compile).
+  public var ownPrograms = 0
+  /// Index groups: one per key path, `ANY` or not, kind of lookup and folding.
+  public var groups = 0
+  /// Postings and intervals in the index, stale ones included.
+  public var indexEntries = 0
+  /// Entries left by removed or replaced predicates, dropped at the next rebuild.
+  public var staleIndexEntries = 0
+  /// Bytes the index's tables have reserved (not counting the predicates' constants).
+  public var indexBytes = 0
+
+  /// Statistics of an empty set.
+  public init() {}
+}

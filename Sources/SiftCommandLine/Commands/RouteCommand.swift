@@ -1,0 +1,242 @@
+import Sift
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `sift route --rules RULES.jsonl [FILE…]`: for every input line, the ids of every rule
+/// whose predicate it satisfies, found through a ``SiftPredicateSet`` index rather than by
+/// evaluating every rule.
+enum RouteCommand {
+  static let help = """
+    usage: sift route --rules RULES.jsonl [--each] [--] [FILE…]
+
+    Reads rules, one JSON object per line: {"id": ID, "predicate": "…", "args": […]}
+    ("args" optional; ID any JSON value, unique), then JSON Lines (standard input when no
+    FILE, or for '-'), and for every input line writes the ids of the rules whose predicate
+    its value satisfies, in rule order:
+      {"line": N, "ids": [ID, …]}            ("file": "NAME" first for a named FILE)
+    A line that is not valid JSON, or empty, is reported on stderr and written as
+      {"line": N, "error": {"message": "…", "offset": N}}
+    and the stream goes on.
+
+      --rules FILE   the rules (required)
+      --each         write the input line once per matching rule instead, with the id in
+                     front: {"id": ID, "line": LINE}; errors go to stderr only
+      --             end of options: the rest are files, even those that start with '-'
+
+    Every rule is checked before any input is read: a rule that is not a JSON object with a
+    string "predicate", whose predicate does not compile, or whose id repeats an earlier
+    one, is reported with its line number, and the command exits 2 without reading input.
+    Exit 0 when every input line was handled, 1 when some lines (or files) had errors.
+    """
+
+  struct Options {
+    var rules: FileName?
+    var each = false
+    var files: [FileName] = []
+    var inputs: [FileName] { files.isEmpty ? [.standardInput] : files }
+  }
+
+  static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
+    guard let options = try parse(arguments) else {
+      Console.out.writeLine(help)
+      return .success
+    }
+    guard let path = options.rules else { throw UsageError(message: "sift route needs --rules FILE") }
+    guard let rules = loadRules(path) else { return .usage }
+    StopSignal.install()
+    var hadError = false
+    for input in options.inputs {
+      if Console.out.closed || StopSignal.requested != nil { break }
+      let fd = input.isStandardInput ? 0 : input.open(O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        Console.error("sift route: cannot read \(input.display): \(String(cString: strerror(errno)))")
+        hadError = true
+        continue
+      }
+      let (ok, errors) = route(fd: fd, name: input.isStandardInput ? nil : input, rules: rules, each: options.each)
+      if fd != 0 { close(fd) }
+      if errors { hadError = true }
+      if !ok && StopSignal.requested == nil {
+        Console.error("sift route: error reading \(input.isStandardInput ? "standard input" : input.display)")
+        hadError = true
+      }
+    }
+    Console.out.flush()
+    if let stopped = StopSignal.requested { return StopSignal.exitCode(stopped) }
+    return hadError ? .failure : .success
+  }
+
+  static func parse(_ arguments: [CommandLineArgument]) throws(UsageError) -> Options? {
+    var options = Options()
+    var rest = arguments[...]
+    var onlyOperands = false
+    while let raw = rest.popFirst() {
+      let arg = raw.text
+      if onlyOperands || arg == "-" || !arg.hasPrefix("-") {
+        options.files.append(FileName(raw))
+        continue
+      }
+      switch arg {
+      case "--help", "-h": return nil
+      case "--": onlyOperands = true
+      case "--each": options.each = true
+      case "--rules":
+        guard let value = rest.popFirst() else { throw UsageError(message: "--rules needs a value") }
+        options.rules = FileName(value)
+      default: throw UsageError(message: "unknown option \(arg) for sift route")
+      }
+    }
+    return options
+  }
+
+  /// The compiled rules: the index over them, and each rule's id as JSON text.
+  struct Rules {
+    let set: SiftPredicateSet<Int>
+    let ids: [[UInt8]]
+  }
+
+  /// Reads and compiles every rule; reports each bad one (with its line) and returns nil
+  /// when there was any.
+  static func loadRules(_ path: FileName) -> Rules? {
+    let fd = path.open(O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      Console.error("sift route: cannot read --rules \(path.display): \(String(cString: strerror(errno)))")
+      return nil
+    }
+    defer { close(fd) }
+    var reader = LineReader(fd: fd)
+    let set = SiftPredicateSet<Int>()
+    // Inserted in batches: a million compiled predicates held at once would be gigabytes,
+    // while the set keeps only what it needs of each.
+    var entries: [(id: Int, predicate: SiftPredicate)] = []
+    var ids: [[UInt8]] = []
+    var seen: [SiftValue: Int] = [:]
+    var bad = 0
+    func reject(_ number: Int, _ message: String) {
+      Console.error("sift route: \(path.display):\(number): \(message)")
+      bad += 1
+    }
+    let ok = reader.forEachLine { (bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool in
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        reject(number, "empty line (a rule is a JSON object)")
+        return true
+      }
+      let value: SiftValue
+      do throws(JSONError) {
+        value = try SiftValue(json: bytes)
+      } catch {
+        reject(number, "not valid JSON: \(error.message) (at byte \(error.offset))")
+        return true
+      }
+      guard case .dictionary(let rule) = value else {
+        reject(number, "a rule is a JSON object with \"id\" and \"predicate\"")
+        return true
+      }
+      guard let id = rule["id"] else {
+        reject(number, "the rule has no \"id\"")
+        return true
+      }
+      guard case .string(let format)? = rule["predicate"] else {
+        reject(number, "the rule has no string \"predicate\"")
+        return true
+      }
+      var arguments: [SiftValue] = []
+      switch rule["args"] {
+      case nil, .null?: break
+      case .array(let values)?: arguments = values
+      default:
+        reject(number, "\"args\" must be a JSON array")
+        return true
+      }
+      if let first = seen[id] {
+        reject(number, "the id \(id.jsonText) is already the id of the rule on line \(first)")
+        return true
+      }
+      do {
+        let predicate = try SiftPredicate(format: format, arguments: arguments)
+        seen[id] = number
+        entries.append((ids.count, predicate))
+        ids.append(Array(id.jsonText.utf8))
+        if entries.count == 10_000 {
+          set.insert(contentsOf: entries)
+          entries.removeAll(keepingCapacity: true)
+        }
+      } catch {
+        reject(number, "the predicate does not compile: \(error)")
+      }
+      return true
+    }
+    guard ok else {
+      Console.error("sift route: error reading --rules \(path.display)")
+      return nil
+    }
+    guard bad == 0 else {
+      Console.error("sift route: \(bad) bad rule\(bad == 1 ? "" : "s") in \(path.display); no input was read")
+      return nil
+    }
+    set.insert(contentsOf: entries)
+    return Rules(set: set, ids: ids)
+  }
+
+  /// Routes one input; returns whether reading succeeded and whether any line had an error.
+  static func route(fd: Int32, name: FileName?, rules: Rules, each: Bool) -> (ok: Bool, errors: Bool) {
+    var reader = LineReader(fd: fd)
+    let out = Console.out
+    var prefix = "{"
+    if let name { prefix += name.jsonMembers }
+    prefix += "\"line\": "
+    let linePrefix = Array(prefix.utf8)
+    var errors = false
+    let ok = reader.forEachLine { (line: LineReader.Line) -> Bool in
+      var value = SiftValue.null
+      var failure: (message: String, offset: Int?)? = nil
+      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+        failure = ("line is empty (not a JSON value)", nil)
+      } else {
+        do throws(JSONError) {
+          value = try SiftValue(json: line.bytes)
+        } catch {
+          failure = ("line is not valid JSON: \(error.message)", error.offset)
+        }
+      }
+      if let failure {
+        errors = true
+        let place = name.map { "\($0.display):\(line.number)" } ?? "line \(line.number)"
+        Console.error("sift route: \(place): \(failure.message)" + (failure.offset.map { " (at byte \($0))" } ?? ""))
+        if !each {
+          var record = String(decoding: linePrefix, as: UTF8.self) + "\(line.number), \"error\": {\"message\": "
+          JSONWriter.writeString(failure.message, to: &record)
+          if let offset = failure.offset { record += ", \"offset\": \(offset)" }
+          record += "}}"
+          out.writeLine(record)
+        }
+        return !out.closed && StopSignal.requested == nil
+      }
+      let matched = rules.set.matches(value)
+      if each {
+        for k in matched {
+          out.write("{\"id\": " as StaticString)
+          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          out.write(", \"line\": " as StaticString)
+          out.write(bytes: line.bytes)
+          out.write("}\n" as StaticString)
+          out.lineComplete()
+        }
+      } else {
+        linePrefix.withUnsafeBufferPointer { out.write(bytes: $0) }
+        out.write(decimal: line.number)
+        out.write(", \"ids\": [" as StaticString)
+        for (n, k) in matched.enumerated() {
+          if n > 0 { out.write(", " as StaticString) }
+          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+        }
+        out.write("]}\n" as StaticString)
+        out.lineComplete()
+      }
+      return !out.closed && StopSignal.requested == nil
+    }
+    return (ok, errors)
+  }
+}
