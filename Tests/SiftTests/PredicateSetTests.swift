@@ -13,7 +13,8 @@ import Testing
 
   @Test func documentedExample() throws {
     let subscriptions = SiftPredicateSet<Int>()
-    subscriptions.insert(try SiftPredicate(format: "account IN %@ AND priority >= 3", arguments: [["a-1", "a-7"]]), id: 1)
+    subscriptions.insert(
+      try SiftPredicate(format: "account IN %@ AND priority >= 3", arguments: [["a-1", "a-7"]]), id: 1)
     subscriptions.insert(try SiftPredicate(format: "sender BEGINSWITH[c] 'billing@'"), id: 2)
     #expect(subscriptions.matches(["account": "a-7", "priority": 4, "sender": "x@y"]) == [1])
     #expect(subscriptions.matches(["account": "a-7", "priority": 4, "sender": "Billing@y"]) == [1, 2])
@@ -50,7 +51,9 @@ import Testing
           id: i,
           predicate: try! SiftPredicate(
             format: "filterCriteria IN %@ AND priority >= %d",
-            arguments: [.array([.string("acct-\(i)"), .string("acct-\(i + 1)"), .string("acct-\(i + 2)")]), .int(i % 5)])
+            arguments: [
+              .array([.string("acct-\(i)"), .string("acct-\(i + 1)"), .string("acct-\(i + 2)")]), .int(i % 5),
+            ])
         )
       })
     let stats = set.statistics
@@ -100,6 +103,47 @@ import Testing
     subjects += (0..<100).map { _ in Subject.value(RandomPredicates.scalar(&random)) }
     let cases = try runDifferential(predicates: predicates, subjects: subjects, sets: 30, setSize: 30, random: &random)
     #expect(cases >= 12_000)
+  }
+
+  /// Enough removals and replacements to make the set rebuild its index (renumbering
+  /// slots, dropping dead runs and stale postings) several times, checked after each.
+  @Test func churnRebuildsAndStaysExact() throws {
+    var random = SplitMix64(seed: 0xC4_52)
+    let predicates = (0..<250).map { _ in RandomPredicates.predicate(&random, subject: .record) }
+    let records = (0..<80).map { _ in RandomPredicates.record(&random) }
+    let truth = predicates.map { p in records.map { p.matches($0) } }
+    let set = SiftPredicateSet<Int>()
+    var model: [(id: Int, predicate: Int)] = (0..<3_000).map { ($0, random.below(predicates.count)) }
+    set.insert(contentsOf: model.map { (id: $0.id, predicate: predicates[$0.predicate]) })
+    var nextID = model.count
+    var mismatches = 0
+    for round in 0..<4 {
+      for _ in 0..<1_500 {
+        switch random.below(3) {
+        case 0 where !model.isEmpty:
+          let at = random.below(model.count)
+          #expect(set.remove(id: model[at].id))
+          model.remove(at: at)
+        case 1 where !model.isEmpty:
+          let at = random.below(model.count)
+          model[at].predicate = random.below(predicates.count)
+          set.insert(predicates[model[at].predicate], id: model[at].id)
+        default:
+          model.append((nextID, random.below(predicates.count)))
+          set.insert(predicates[model.last!.predicate], id: nextID)
+          nextID += 1
+        }
+      }
+      #expect(set.count == model.count)
+      for (r, record) in records.enumerated()
+      where set.matches(record) != model.filter({ truth[$0.predicate][r] }).map(\.id) {
+        mismatches += 1
+      }
+      #expect(set.statistics.staleIndexEntries <= max(4_096, set.statistics.indexEntries), "round \(round)")
+    }
+    #expect(mismatches == 0)
+    // Renumbered: fewer slots than ids ever inserted.
+    #expect(set.index.slotCount < nextID)
   }
 
   enum Subject {
@@ -202,7 +246,9 @@ import Testing
       }
     }
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
-    print("predicate set differential: \(cases) cases, \(matched) matches expected, \(indexed) predicates indexed, \(scanned) scanned")
+    print(
+      "predicate set differential: \(cases) cases, \(matched) matches expected, \(indexed) predicates indexed, \(scanned) scanned"
+    )
     return cases
   }
 
@@ -311,7 +357,8 @@ enum RandomPredicates {
   static func value(_ r: inout SplitMix64, depth: Int = 0) -> SiftValue {
     switch r.below(10) {
     case 0..<6: return scalar(&r)
-    case 6, 7: return .array((0..<r.below(4)).map { _ in depth < 2 && r.chance(20) ? value(&r, depth: depth + 1) : scalar(&r) })
+    case 6, 7:
+      return .array((0..<r.below(4)).map { _ in depth < 2 && r.chance(20) ? value(&r, depth: depth + 1) : scalar(&r) })
     case 8: return .array((0..<r.below(4)).map { _ in .string(string(&r)) })
     default: return depth < 2 ? .dictionary(["b": value(&r, depth: depth + 1)]) : .null
     }
@@ -357,7 +404,8 @@ enum RandomPredicates {
   }
 
   private static func clause(_ r: inout SplitMix64, _ subject: Kind, _ args: inout [SiftValue]) -> String {
-    let key = subject == .string ? (r.chance(85) ? "SELF" : r.pick(["length", "SELF.length", "x"])) : r.pick(recordKeys)
+    let key =
+      subject == .string ? (r.chance(85) ? "SELF" : r.pick(["length", "SELF.length", "x"])) : r.pick(recordKeys)
     let arrayKey = subject == .string ? "SELF" : r.pick(arrayKeys)
     let options = r.pick(["", "", "", "[c]", "[cd]", "[d]", "[n]"])
     func arg(_ v: SiftValue) -> String {
@@ -380,7 +428,8 @@ enum RandomPredicates {
     case 3: return "\(arg(r.chance(50) ? .string(string(&r)) : number())) ==\(options) \(key)"
     case 4, 5: return "\(key) IN\(options) \(arg(stringSet()))"
     case 6: return "\(key) IN\(options) {'abc', 'Resume', 1, 3}"
-    case 7, 8: return "\(key) BEGINSWITH\(options) \(arg(.string(r.chance(10) ? "" : String(string(&r).prefix(r.int(1...4))))))"
+    case 7, 8:
+      return "\(key) BEGINSWITH\(options) \(arg(.string(r.chance(10) ? "" : String(string(&r).prefix(r.int(1...4))))))"
     case 9, 10: return "\(key) \(ordering) \(arg(number()))"
     case 11: return "\(arg(number())) \(ordering) \(key)"
     case 12:

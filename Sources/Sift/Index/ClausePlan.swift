@@ -34,11 +34,11 @@ indirect enum ClausePlan: Sendable {
   /// condition with the lowest `cost` (about how many candidates it would let through);
   /// nil when there is none (the predicate is then evaluated for every record). An empty
   /// list: the predicate matches no record.
-  func atoms(_ constants: [SiftValue], cost: (IndexAtom) -> Int) -> [IndexAtom]? {
+  func atoms(_ constants: ConstantSlice, cost: (IndexAtom) -> Int) -> [IndexAtom]? {
     choose(constants, cost)?.atoms
   }
 
-  private func choose(_ constants: [SiftValue], _ cost: (IndexAtom) -> Int) -> (cost: Int, atoms: [IndexAtom])? {
+  private func choose(_ constants: ConstantSlice, _ cost: (IndexAtom) -> Int) -> (cost: Int, atoms: [IndexAtom])? {
     switch self {
     case .test(let t):
       return t.atom(constants).map { atom in atom.map { (cost($0), [$0]) } ?? (0, []) }
@@ -128,32 +128,28 @@ struct IndexableTest: Sendable {
   ///   the interval; strings and dates against a number are errors, null is false.
   /// - `ANY`: the same for some element of an array; ANY over null is false, over
   ///   anything else an error.
-  func atom(_ constants: [SiftValue]) -> IndexAtom?? {
+  func atom(_ constants: ConstantSlice) -> IndexAtom?? {
     guard constant < constants.count else { return nil }
-    let c = constants[constant]
+    switch constants.constant(constant) {
+    case .value(let c):
+      switch c.pointee {
+      case .array(let a): return atom(elements: a)
+      case .dictionary(let d) where op == .in: return atom(elements: Array(d.values))
+      default: return atom(c.pointee)
+      }
+    case .elements(let e):
+      return atom(elements: e)
+    }
+  }
+
+  /// The entry for a constant that is not a collection.
+  private func atom(_ c: SiftValue) -> IndexAtom?? {
     let fold = FoldMode(options)
     switch op {
     case .equal:
       if case .double(let d) = c, d.isNaN { return .some(nil) }
       guard let key = PostingKey.equality(c, options) else { return nil }
       return group(.equality, fold).keys([key])
-    case .in:
-      let elements: [SiftValue]
-      switch c {
-      case .array(let a): elements = a
-      case .dictionary(let d): elements = Array(d.values)
-      default: return nil
-      }
-      var keys: [UInt64] = []
-      keys.reserveCapacity(elements.count)
-      for e in elements {
-        if case .null = e { continue }
-        if case .double(let d) = e, d.isNaN { continue }
-        guard let key = PostingKey.equality(e, options) else { return nil }
-        keys.append(key)
-      }
-      if keys.isEmpty { return .some(nil) }
-      return group(.equality, fold).keys(keys)
     case .beginsWith:
       guard case .string(let s) = c else { return nil }
       let (key, length) = StringSemantics.withFoldedUTF8(s, options) {
@@ -166,15 +162,37 @@ struct IndexableTest: Sendable {
       guard let k = PostingKey.number(c) else { return .some(nil) }
       let up = op == .greater || op == .greaterOrEqual
       return range(up ? k : -.infinity, up ? .infinity : k)
+    default:
+      // IN a string (a substring test), BETWEEN without two bounds: nothing to index.
+      return nil
+    }
+  }
+
+  /// The entry for a collection constant: the members of `IN`, the bounds of `BETWEEN`.
+  private func atom(elements: some RandomAccessCollection<SiftValue>) -> IndexAtom?? {
+    switch op {
+    case .in:
+      var keys: [UInt64] = []
+      keys.reserveCapacity(elements.count)
+      for e in elements {
+        if case .null = e { continue }
+        if case .double(let d) = e, d.isNaN { continue }
+        guard let key = PostingKey.equality(e, options) else { return nil }
+        keys.append(key)
+      }
+      if keys.isEmpty { return .some(nil) }
+      return group(.equality, FoldMode(options)).keys(keys)
     case .between:
-      guard case .array(let bounds) = c, bounds.count == 2, Semantics.isNumber(bounds[0]),
-        Semantics.isNumber(bounds[1])
-      else { return nil }
-      guard let low = PostingKey.number(bounds[0]), let high = PostingKey.number(bounds[1]), low <= high else {
+      guard elements.count == 2 else { return nil }
+      let lowBound = elements[elements.startIndex]
+      let highBound = elements[elements.index(after: elements.startIndex)]
+      guard Semantics.isNumber(lowBound), Semantics.isNumber(highBound) else { return nil }
+      guard let low = PostingKey.number(lowBound), let high = PostingKey.number(highBound), low <= high else {
         return .some(nil)
       }
       return range(low, high)
     default:
+      // `==` an array, ordering against one: nothing to index.
       return nil
     }
   }

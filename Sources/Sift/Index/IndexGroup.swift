@@ -23,17 +23,25 @@ struct IndexGroupKey: Hashable, Sendable {
 /// through one reference.
 final class IndexGroup {
   let key: IndexGroupKey
-  /// Which of the state's key paths (``PredicateSetState/paths``) the group reads.
+  /// Which of the index's key paths (``PathValues``) the group reads.
   let path: Int
-  private var postings = PostingMap()
+  // The parts of `key` a lookup reads, apart: reading them copies no array.
+  private let kind: IndexGroupKey.Kind
+  private let quantified: Bool
+  private let options: ComparisonOptions
+  // Written under the set's write lock, read under its read lock.
+  @exclusivity(unchecked) private var postings = PostingMap()
   /// The prefix lengths present (sorted), with how many prefixes of each length.
-  private var prefixLengths: [Int] = []
+  @exclusivity(unchecked) private var prefixLengths: [Int] = []
   private var prefixCounts: [Int: Int] = [:]
-  private var ranges = RangeList()
+  @exclusivity(unchecked) private var ranges = RangeList()
 
   init(key: IndexGroupKey, path: Int) {
     self.key = key
     self.path = path
+    kind = key.kind
+    quantified = key.quantified
+    options = ComparisonOptions(rawValue: key.fold.rawValue)
   }
 
   /// Postings and intervals held, stale ones included.
@@ -41,10 +49,6 @@ final class IndexGroup {
 
   /// Bytes reserved by the group's tables.
   var reservedBytes: Int { postings.reservedBytes + ranges.reservedBytes + prefixLengths.capacity * 8 }
-
-  func reserve(postings count: Int) {
-    if key.kind != .range { postings.reserve(postings: count, newKeys: count) }
-  }
 
   /// About how many candidates `entry` would add to a lookup that reaches it: the
   /// postings already under its keys (a key every predicate shares, such as W2's
@@ -57,31 +61,31 @@ final class IndexGroup {
     }
   }
 
-  func add(_ entry: IndexAtom.Entry, slot: UInt32) {
+  func add(_ entry: IndexAtom.Entry, target: UInt32) {
     switch entry {
     case .keys(let keys):
-      for k in keys { postings.insert(k, slot) }
+      for k in keys { postings.insert(k, target) }
     case .prefix(let k, let length):
-      postings.insert(k, slot)
+      postings.insert(k, target)
       if prefixCounts[length, default: 0] == 0 {
         let at = prefixLengths.firstIndex { $0 > length } ?? prefixLengths.count
         prefixLengths.insert(length, at: at)
       }
       prefixCounts[length, default: 0] += 1
     case .range(let low, let high):
-      ranges.insert(low: low, high: high, slot: slot)
+      ranges.insert(low: low, high: high, target: target)
     }
   }
 
   /// Merges pending intervals (see ``RangeList/settle(force:)``).
   func settle(force: Bool) {
-    if key.kind == .range { ranges.settle(force: force) }
+    if kind == .range { ranges.settle(force: force) }
   }
 
   /// Appends to `out` the slot of every entry that `value`, the record's value at the
   /// group's key path, could satisfy.
   func collect(_ value: SiftValue, into out: inout [UInt32]) {
-    if key.quantified {
+    if quantified {
       // ANY over null is false, over anything but an array an error.
       guard case .array(let elements) = value else { return }
       for e in elements { collectOne(e, into: &out) }
@@ -92,14 +96,12 @@ final class IndexGroup {
 
   @inline(__always)
   private func collectOne(_ value: SiftValue, into out: inout [UInt32]) {
-    switch key.kind {
+    switch kind {
     case .equality:
-      let options = ComparisonOptions(rawValue: key.fold.rawValue)
       guard let k = PostingKey.equality(value, options) else { return }
       postings.collect(k, into: &out)
     case .prefix:
       guard case .string(let s) = value else { return }
-      let options = ComparisonOptions(rawValue: key.fold.rawValue)
       StringSemantics.withFoldedUTF8(s, options) { bytes in
         let base = UnsafePointer(bytes.baseAddress)
         for length in prefixLengths {

@@ -1,111 +1,123 @@
-/// A hash multimap from ``PostingKey`` keys to predicate slots: open addressing with linear
-/// probing over the keys, and each key's slots as a linked list in two flat arrays.
+/// A hash multimap from ``PostingKey`` keys to predicates (their offsets in the index's
+/// constant pool): open addressing with linear probing, a key's first four postings in its
+/// bucket, the rest as a linked list in one flat array.
 ///
-/// Compact on purpose (the index of a million predicates is mostly this): 16 bytes a
-/// bucket, 8 a posting, no object per key. It only grows: a removed predicate's postings
-/// stay until the whole index is rebuilt (``PredicateSetState``), and a posting whose
-/// predicate is gone or changed only yields a candidate that the exact check refuses.
+/// Compact and cache-friendly on purpose (the index of a million predicates is mostly
+/// this): 32 bytes a bucket, half a cache line, so a key with up to four predicates (an
+/// account id named by a few subscriptions) costs one memory access to look up; 8 bytes a
+/// further posting; no object per key. It only grows: a removed predicate's postings stay until the whole
+/// index is rebuilt (``PredicateIndex``), and a posting of a removed predicate is skipped.
 struct PostingMap {
-  /// The key of each bucket, ``PostingKey/empty`` when free; a power of two long (or empty).
-  private var keys: [UInt64] = []
-  /// The first posting of each bucket's key.
-  private var heads: [UInt32] = []
-  /// How many postings each bucket's key has (stale ones included): what the planner
-  /// weighs a key by.
-  private var counts: [UInt32] = []
-  private var usedBuckets = 0
-  /// Postings: the slot, and the next posting of the same key (`UInt32.max`: none).
-  private var slots: [UInt32] = []
-  private var next: [UInt32] = []
+  struct Bucket {
+    /// ``PostingKey/empty`` when free.
+    var key: UInt64
+    /// How many postings the key has (stale ones included): what the planner weighs a
+    /// key by.
+    var count: UInt32
+    /// The first four postings (`inline.0` first).
+    var inline: (UInt32, UInt32, UInt32, UInt32)
+    /// The rest, newest first: an index into ``postings``, `UInt32.max` for none.
+    var head: UInt32
+  }
 
-  /// Postings held, stale ones included.
-  var postingCount: Int { slots.count }
+  private static let emptyBucket = Bucket(key: PostingKey.empty, count: 0, inline: (0, 0, 0, 0), head: .max)
+
+  struct Posting {
+    var target: UInt32
+    /// The next posting of the same key; `UInt32.max`: none.
+    var next: UInt32
+  }
+
+  /// A power of two long, or empty.
+  private var buckets: [Bucket] = []
+  private var usedBuckets = 0
+  private var postings: [Posting] = []
+  private(set) var postingCount = 0
+
   /// Distinct keys.
   var keyCount: Int { usedBuckets }
 
   /// Bytes of memory this map has reserved.
   var reservedBytes: Int {
-    keys.capacity * 8 + heads.capacity * 4 + counts.capacity * 4 + slots.capacity * 4 + next.capacity * 4
+    buckets.capacity * MemoryLayout<Bucket>.stride + postings.capacity * MemoryLayout<Posting>.stride
   }
 
-  /// Room for `postings` more postings over about `newKeys` more keys, so a bulk insert
-  /// grows each array once.
-  mutating func reserve(postings: Int, newKeys: Int) {
-    slots.reserveCapacity(slots.count + postings)
-    next.reserveCapacity(next.count + postings)
-    var capacity = max(keys.count, 16)
-    while (usedBuckets + newKeys) * 4 > capacity * 3 { capacity *= 2 }
-    if capacity > keys.count { rehash(capacity) }
-  }
-
-  mutating func insert(_ key: UInt64, _ slot: UInt32) {
-    if (usedBuckets + 1) * 4 > keys.count * 3 { rehash(max(16, keys.count * 2)) }
-    let mask = keys.count - 1
+  mutating func insert(_ key: UInt64, _ target: UInt32) {
+    if (usedBuckets + 1) * 4 > buckets.count * 3 { rehash(max(16, buckets.count * 2)) }
+    let mask = buckets.count - 1
     var i = Int(truncatingIfNeeded: key) & mask
-    while keys[i] != PostingKey.empty && keys[i] != key { i = (i + 1) & mask }
-    if keys[i] == PostingKey.empty {
-      keys[i] = key
-      heads[i] = .max
-      counts[i] = 0
+    while buckets[i].key != PostingKey.empty && buckets[i].key != key { i = (i + 1) & mask }
+    if buckets[i].key == PostingKey.empty {
+      buckets[i] = Self.emptyBucket
+      buckets[i].key = key
       usedBuckets += 1
     }
-    counts[i] &+= 1
-    slots.append(slot)
-    next.append(heads[i])
-    heads[i] = UInt32(slots.count - 1)
+    switch buckets[i].count {
+    case 0: buckets[i].inline.0 = target
+    case 1: buckets[i].inline.1 = target
+    case 2: buckets[i].inline.2 = target
+    case 3: buckets[i].inline.3 = target
+    default:
+      precondition(postings.count < Int(UInt32.max), "an index group holds fewer than 2^32 postings")
+      postings.append(Posting(target: target, next: buckets[i].head))
+      buckets[i].head = UInt32(postings.count - 1)
+    }
+    buckets[i].count &+= 1
+    postingCount += 1
+  }
+
+  /// The bucket of `key`, or nil.
+  @inline(__always)
+  private static func find(_ key: UInt64, _ buckets: UnsafeBufferPointer<Bucket>) -> Int? {
+    guard !buckets.isEmpty else { return nil }
+    let mask = buckets.count - 1
+    var i = Int(truncatingIfNeeded: key) & mask
+    while true {
+      let k = buckets[i].key
+      if k == key { return i }
+      if k == PostingKey.empty { return nil }
+      i = (i + 1) & mask
+    }
   }
 
   /// How many postings `key` has.
   func count(of key: UInt64) -> Int {
-    guard !keys.isEmpty else { return 0 }
-    let mask = keys.count - 1
-    var i = Int(truncatingIfNeeded: key) & mask
-    while keys[i] != PostingKey.empty {
-      if keys[i] == key { return Int(counts[i]) }
-      i = (i + 1) & mask
-    }
-    return 0
+    buckets.withUnsafeBufferPointer { b in Self.find(key, b).map { Int(b[$0].count) } ?? 0 }
   }
 
-  /// Appends the slot of every posting under `key` to `out`.
+  /// Appends every posting under `key` to `out`.
   @inline(__always)
   func collect(_ key: UInt64, into out: inout [UInt32]) {
-    guard !keys.isEmpty else { return }
-    keys.withUnsafeBufferPointer { keys in
-      let mask = keys.count - 1
-      var i = Int(truncatingIfNeeded: key) & mask
-      while true {
-        let k = keys[i]
-        if k == key { break }
-        if k == PostingKey.empty { return }
-        i = (i + 1) & mask
-      }
-      slots.withUnsafeBufferPointer { slots in
-        next.withUnsafeBufferPointer { next in
-          var p = heads[i]
-          while p != .max {
-            out.append(slots[Int(p)])
-            p = next[Int(p)]
-          }
+    buckets.withUnsafeBufferPointer { b in
+      guard let i = Self.find(key, b) else { return }
+      let bucket = b[i]
+      out.append(bucket.inline.0)
+      if bucket.count == 1 { return }
+      out.append(bucket.inline.1)
+      if bucket.count == 2 { return }
+      out.append(bucket.inline.2)
+      if bucket.count == 3 { return }
+      out.append(bucket.inline.3)
+      guard bucket.head != .max else { return }
+      postings.withUnsafeBufferPointer { postings in
+        var p = bucket.head
+        while p != .max {
+          let posting = postings[Int(p)]
+          out.append(posting.target)
+          p = posting.next
         }
       }
     }
   }
 
   private mutating func rehash(_ capacity: Int) {
-    let oldKeys = keys
-    let oldHeads = heads
-    let oldCounts = counts
-    keys = Array(repeating: PostingKey.empty, count: capacity)
-    heads = Array(repeating: .max, count: capacity)
-    counts = Array(repeating: 0, count: capacity)
+    let old = buckets
+    buckets = Array(repeating: Self.emptyBucket, count: capacity)
     let mask = capacity - 1
-    for (j, key) in oldKeys.enumerated() where key != PostingKey.empty {
-      var i = Int(truncatingIfNeeded: key) & mask
-      while keys[i] != PostingKey.empty { i = (i + 1) & mask }
-      keys[i] = key
-      heads[i] = oldHeads[j]
-      counts[i] = oldCounts[j]
+    for bucket in old where bucket.key != PostingKey.empty {
+      var i = Int(truncatingIfNeeded: bucket.key) & mask
+      while buckets[i].key != PostingKey.empty { i = (i + 1) & mask }
+      buckets[i] = bucket
     }
   }
 }

@@ -1,20 +1,38 @@
 /// The predicates of a ``SiftPredicateSet`` by *slot*, their shapes, and the index; not
-/// generic (the set maps slots to its ids), so matching runs specialised code whatever
-/// the id type, and not locked (the set holds the lock). A class, so a match borrows it.
+/// generic (the set maps slots to its ids), so matching runs the same code whatever the
+/// id type, and not locked (the set holds the lock). A class, so a match borrows it.
 ///
 /// Slots are handed out in insertion order and renumbered, in order, only by a rebuild,
-/// so sorting slots sorts by insertion. Removing a predicate frees its constants at once
-/// but leaves its postings in the index: a posting of a removed slot is skipped, one of
-/// a replaced slot yields a candidate that the exact check refuses. When the stale
-/// postings (or the free slots) outnumber the live ones, the owner rebuilds, so they
-/// never cost more than a constant factor.
+/// so sorting slots sorts by insertion.
+///
+/// **Layout.** Each predicate is a run of values in one pool: a header (`.int`: its slot
+/// in the low 32 bits, its shape in the high ones), then its constants
+/// (``ConstantSlice``). The index's postings and intervals hold the run's offset, so
+/// checking a candidate reads one place in memory, with no object or array per predicate.
+///
+/// **Removal.** Removing or replacing a predicate marks its run dead (its shape becomes
+/// ``removed``) and leaves its postings: a posting of a dead run is skipped. When dead
+/// runs, free slots or stale postings outnumber the live ones, the owner rebuilds (see
+/// ``isSparse``), so they never cost more than a constant factor.
+@usableFromInline
 final class PredicateIndex {
+  // MARK: Pool
+
+  // What a match reads skips the dynamic exclusivity check: it is written only under the
+  // set's write lock and read only under its read lock.
+
+  /// Every predicate's run: header, constants, flattened elements.
+  @exclusivity(unchecked) private var pool: ContiguousArray<SiftValue> = []
+  /// Values of dead runs still in the pool.
+  private var deadValues = 0
+
+  /// In a header: the run is dead.
+  static var removed: UInt32 { .max }
+
   // MARK: Per slot
 
-  /// One bit per slot: holds a predicate.
-  private var alive: [UInt64] = []
-  private var shapeOf: ContiguousArray<UInt32> = []
-  private var constants: ContiguousArray<[SiftValue]> = []
+  /// Where each slot's run starts; ``removed`` for a free slot.
+  private var offsetOf: ContiguousArray<UInt32> = []
   /// The postings each slot added to the index, or ``scanned``.
   private var postingsOf: ContiguousArray<UInt32> = []
 
@@ -23,7 +41,7 @@ final class PredicateIndex {
 
   // MARK: Shapes
 
-  private var shapes: [PredicateShape?] = []
+  @exclusivity(unchecked) private var shapes: [PredicateShape?] = []
   private var shapeUsers: [Int] = []
   private var freeShapes: [UInt32] = []
   private var sharedShapes: [ShapeKey: UInt32] = [:]
@@ -32,18 +50,19 @@ final class PredicateIndex {
 
   // MARK: Index
 
-  /// The key paths the groups read, each resolved once per match.
-  private var paths: [[String]] = []
+  /// The key paths the groups and the shapes' conjunctions read, numbered (``PathValues``).
+  @exclusivity(unchecked) private var paths: [[String]] = []
   private var pathIDs: [[String]: Int] = [:]
-  private var groups: [IndexGroup] = []
+  @exclusivity(unchecked) private var groups: [IndexGroup] = []
   private var groupIDs: [IndexGroupKey: Int] = [:]
-  /// Slots of predicates with no necessary condition the index can use, sorted.
-  private var scan: [UInt32] = []
+  /// Offsets of the runs of predicates with no necessary condition the index can use,
+  /// ascending.
+  @exclusivity(unchecked) private var scan: [UInt32] = []
 
   // MARK: Counts
 
   /// Slots handed out (live or not).
-  var slotCount: Int { shapeOf.count }
+  var slotCount: Int { offsetOf.count }
   private(set) var liveCount = 0
   private var livePostings = 0
   private var stalePostings = 0
@@ -54,15 +73,12 @@ final class PredicateIndex {
 
   /// Enters `p` under a new slot, the next one.
   func append(_ p: PreparedPredicate) -> UInt32 {
-    precondition(shapeOf.count < Int(UInt32.max), "a predicate set holds fewer than 2^32 predicates")
-    let slot = UInt32(shapeOf.count)
-    shapeOf.append(shapeID(for: p))
-    constants.append(p.constants)
+    precondition(offsetOf.count < Int(UInt32.max), "a predicate set holds fewer than 2^32 predicates")
+    let slot = UInt32(offsetOf.count)
+    offsetOf.append(0)
     postingsOf.append(0)
-    if Int(slot) >> 6 == alive.count { alive.append(0) }
-    alive[Int(slot) >> 6] |= 1 << (UInt64(slot) & 63)
+    store(p, shape: shapeID(for: p), in: slot)
     liveCount += 1
-    index(slot)
     return slot
   }
 
@@ -70,24 +86,75 @@ final class PredicateIndex {
   func replace(_ slot: UInt32, with p: PreparedPredicate) {
     let shape = shapeID(for: p)
     retire(slot)
-    shapeOf[Int(slot)] = shape
-    constants[Int(slot)] = p.constants
-    index(slot)
+    store(p, shape: shape, in: slot)
   }
 
   /// Removes the predicate in the live `slot`.
   func remove(_ slot: UInt32) {
     retire(slot)
-    alive[Int(slot) >> 6] &= ~(1 << (UInt64(slot) & 63))
-    constants[Int(slot)] = []
+    offsetOf[Int(slot)] = Self.removed
     postingsOf[Int(slot)] = 0
     liveCount -= 1
   }
 
+  /// Writes the run of `p` at the end of the pool for `slot`, and indexes it.
+  private func store(_ p: PreparedPredicate, shape: UInt32, in slot: UInt32) {
+    let flattened = shapes[Int(shape)]!.flattened
+    let (heads, elements) = ConstantSlice.layout(p.constants, mask: flattened)
+    append(slot: slot, shape: shape, heads: heads, elements: elements)
+    index(slot)
+  }
+
+  private func append(
+    slot: UInt32, shape: UInt32, heads: some Collection<SiftValue>, elements: some Collection<SiftValue>
+  ) {
+    precondition(
+      pool.count + 1 + heads.count + elements.count < Int(UInt32.max), "too many constants in a predicate set")
+    offsetOf[Int(slot)] = UInt32(pool.count)
+    pool.append(Self.header(slot: slot, shape: shape))
+    pool.append(contentsOf: heads)
+    pool.append(contentsOf: elements)
+  }
+
+  @inline(__always)
+  private static func header(slot: UInt32, shape: UInt32) -> SiftValue {
+    .int(Int(bitPattern: UInt(slot) | UInt(shape) << 32))
+  }
+
+  /// The slot and shape in the header at `offset`.
+  @inline(__always)
+  private static func header(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> (slot: UInt32, shape: UInt32) {
+    guard case .int(let packed) = pool[offset] else { preconditionFailure("not a run header") }
+    let bits = UInt(bitPattern: packed)
+    return (UInt32(truncatingIfNeeded: bits), UInt32(truncatingIfNeeded: bits >> 32))
+  }
+
+  /// The constants of the run at `offset`, of `shape`.
+  @inline(__always)
+  private static func constants(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int, _ shape: PredicateShape)
+    -> ConstantSlice
+  {
+    let headsStart = offset + 1
+    let elementsStart = headsStart + shape.constantCount
+    return ConstantSlice(
+      heads: UnsafeBufferPointer(rebasing: pool[headsStart..<elementsStart]),
+      elements: UnsafeBufferPointer(rebasing: pool[elementsStart...]), flattened: shape.flattened)
+  }
+
+  /// How many values the run at `offset` takes.
+  private static func runLength(_ constants: ConstantSlice) -> Int {
+    var elements = 0
+    for k in 0..<min(constants.count, 64) {
+      if case .elements(let e) = constants.constant(k), let start = e.baseAddress, e.count > 0 {
+        elements = max(elements, start + e.count - constants.elements.baseAddress!)
+      }
+    }
+    return 1 + constants.count + elements
+  }
+
   /// Room for `count` more slots.
   func reserve(_ count: Int) {
-    shapeOf.reserveCapacity(shapeOf.count + count)
-    constants.reserveCapacity(constants.count + count)
+    offsetOf.reserveCapacity(offsetOf.count + count)
     postingsOf.reserveCapacity(postingsOf.count + count)
   }
 
@@ -96,10 +163,12 @@ final class PredicateIndex {
     for group in groups { group.settle(force: force) }
   }
 
-  /// Whether free slots or stale postings outnumber the live ones (then ``rebuild()``).
+  /// Whether free slots, stale postings or dead values outnumber the live ones (then
+  /// ``rebuild()``).
   var isSparse: Bool {
-    let freeSlots = shapeOf.count - liveCount
+    let freeSlots = offsetOf.count - liveCount
     return (freeSlots > 1024 && freeSlots > liveCount) || (stalePostings > 4096 && stalePostings > livePostings)
+      || (deadValues > 4096 && deadValues * 2 > pool.count)
   }
 
   /// The same predicates in the same order, renumbered from 0, with a fresh index.
@@ -111,19 +180,26 @@ final class PredicateIndex {
     fresh.freeShapes = freeShapes
     fresh.sharedShapes = sharedShapes
     fresh.unshareable = unshareable
+    // The shapes' conjunctions number paths: keep the numbers.
+    fresh.paths = paths
+    fresh.pathIDs = pathIDs
     fresh.reserve(liveCount)
+    fresh.pool.reserveCapacity(pool.count - deadValues)
     var kept: [UInt32] = []
     kept.reserveCapacity(liveCount)
-    for slot in 0..<shapeOf.count where isAlive(UInt32(slot)) {
-      let newSlot = UInt32(fresh.shapeOf.count)
-      kept.append(UInt32(slot))
-      fresh.shapeOf.append(shapeOf[slot])
-      fresh.constants.append(constants[slot])
-      fresh.postingsOf.append(0)
-      if Int(newSlot) >> 6 == fresh.alive.count { fresh.alive.append(0) }
-      fresh.alive[Int(newSlot) >> 6] |= 1 << (UInt64(newSlot) & 63)
-      fresh.liveCount += 1
-      fresh.index(newSlot)
+    pool.withUnsafeBufferPointer { pool in
+      for (slot, offset) in offsetOf.enumerated() where offset != Self.removed {
+        let newSlot = UInt32(fresh.offsetOf.count)
+        kept.append(UInt32(slot))
+        fresh.offsetOf.append(0)
+        fresh.postingsOf.append(0)
+        let shape = Self.header(pool, Int(offset)).shape
+        let length = Self.runLength(Self.constants(pool, Int(offset), shapes[Int(shape)]!))
+        let run = pool[Int(offset) + 1..<Int(offset) + length]
+        fresh.append(slot: newSlot, shape: shape, heads: run, elements: EmptyCollection())
+        fresh.liveCount += 1
+        fresh.index(newSlot)
+      }
     }
     fresh.settle(force: true)
     adopt(fresh)
@@ -132,9 +208,9 @@ final class PredicateIndex {
 
   /// Takes every field of `other` (a class cannot assign `self`).
   private func adopt(_ other: PredicateIndex) {
-    alive = other.alive
-    shapeOf = other.shapeOf
-    constants = other.constants
+    pool = other.pool
+    deadValues = other.deadValues
+    offsetOf = other.offsetOf
     postingsOf = other.postingsOf
     shapes = other.shapes
     shapeUsers = other.shapeUsers
@@ -154,7 +230,7 @@ final class PredicateIndex {
   /// The shape of a prepared predicate: an existing shared one, a new shared one, or one
   /// of its own. Counts the predicate as a user.
   private func shapeID(for p: PreparedPredicate) -> UInt32 {
-    let key = ShapeKey(syntax: p.shape, limits: p.predicate.options.limits)
+    let key = p.key
     if p.shareable, let id = sharedShapes[key] {
       shapeUsers[Int(id)] += 1
       return id
@@ -162,161 +238,161 @@ final class PredicateIndex {
     var shape: PredicateShape?
     if p.shareable && !unshareable.contains(key) {
       do {
-        shape = try PredicateShape(shared: key, constantCount: p.constants.count)
+        shape = try PredicateShape(shared: key, constantCount: p.constants.count, path: pathID)
       } catch {
         unshareable.insert(key)
       }
     }
-    let made = shape ?? PredicateShape(own: p.predicate, syntax: p.shape, indexable: p.indexable)
+    let made =
+      shape
+      ?? PredicateShape(own: p.predicate, syntax: p.shape, constantCount: p.constants.count, indexable: p.indexable)
     let id: UInt32
     if let free = freeShapes.popLast() {
       id = free
       shapes[Int(id)] = made
       shapeUsers[Int(id)] = 1
     } else {
+      precondition(shapes.count < Int(UInt32.max) - 1, "too many shapes in a predicate set")
       id = UInt32(shapes.count)
       shapes.append(made)
       shapeUsers.append(1)
     }
-    if made.isShared { sharedShapes[key] = id }
+    if let key = made.key { sharedShapes[key] = id }
     return id
   }
 
   private func releaseShape(_ id: UInt32) {
     shapeUsers[Int(id)] -= 1
     guard shapeUsers[Int(id)] == 0, let shape = shapes[Int(id)] else { return }
-    if shape.isShared { sharedShapes[ShapeKey(syntax: shape.syntax, limits: shape.limits)] = nil }
+    if let key = shape.key { sharedShapes[key] = nil }
     shapes[Int(id)] = nil
     freeShapes.append(id)
   }
 
-  /// Takes the predicate in `slot` out of the index (its postings go stale) and releases
-  /// its shape.
+  /// Takes the predicate in `slot` out of the index (its run dies, its postings go
+  /// stale) and releases its shape.
   private func retire(_ slot: UInt32) {
+    let offset = Int(offsetOf[Int(slot)])
     let postings = postingsOf[Int(slot)]
     if postings == Self.scanned {
-      if let at = Self.position(of: slot, in: scan) { scan.remove(at: at) }
+      if let at = Self.position(of: UInt32(offset), in: scan) { scan.remove(at: at) }
     } else {
       livePostings -= Int(postings)
       stalePostings += Int(postings)
     }
-    releaseShape(shapeOf[Int(slot)])
+    let shape = pool.withUnsafeBufferPointer { pool in
+      let shape = Self.header(pool, offset).shape
+      deadValues += Self.runLength(Self.constants(pool, offset, shapes[Int(shape)]!))
+      return shape
+    }
+    pool[offset] = Self.header(slot: slot, shape: Self.removed)
+    releaseShape(shape)
   }
 
-  /// Enters the predicate in `slot` (its shape and constants set) into the index: under
-  /// its cheapest necessary condition given the postings already there, or on the scan
-  /// list.
+  /// Enters the run of `slot` into the index: under its cheapest necessary condition
+  /// given the postings already there, or on the scan list.
   private func index(_ slot: UInt32) {
-    let plan = shapes[Int(shapeOf[Int(slot)])]!.plan
-    let atoms = plan.atoms(constants[Int(slot)]) { atom in
-      groupIDs[atom.group].map { groups[$0].estimate(atom.entry) } ?? 0
+    let offset = offsetOf[Int(slot)]
+    let atoms = pool.withUnsafeBufferPointer { pool in
+      let shape = shapes[Int(Self.header(pool, Int(offset)).shape)]!
+      return shape.plan.atoms(Self.constants(pool, Int(offset), shape)) { atom in
+        groupIDs[atom.group].map { groups[$0].estimate(atom.entry) } ?? 0
+      }
     }
     guard let atoms else {
       postingsOf[Int(slot)] = Self.scanned
-      if let last = scan.last, last > slot {
-        scan.insert(slot, at: Self.insertionPoint(of: slot, in: scan))
-      } else {
-        scan.append(slot)
-      }
+      // Runs are appended, so a new one is the last.
+      scan.append(offset)
       return
     }
     var count = 0
     for atom in atoms {
-      groups[groupID(atom.group)].add(atom.entry, slot: slot)
+      groups[groupID(atom.group)].add(atom.entry, target: offset)
       count += atom.postings
     }
     postingsOf[Int(slot)] = UInt32(min(count, Int(Self.scanned) - 1))
     livePostings += count
   }
 
+  /// The number of a key path, for ``PathValues``.
+  private func pathID(_ keys: [String]) -> Int {
+    if let p = pathIDs[keys] { return p }
+    paths.append(keys)
+    pathIDs[keys] = paths.count - 1
+    return paths.count - 1
+  }
+
   private func groupID(_ key: IndexGroupKey) -> Int {
     if let g = groupIDs[key] { return g }
-    let path: Int
-    if let p = pathIDs[key.keys] {
-      path = p
-    } else {
-      path = paths.count
-      paths.append(key.keys)
-      pathIDs[key.keys] = path
-    }
-    groups.append(IndexGroup(key: key, path: path))
+    groups.append(IndexGroup(key: key, path: pathID(key.keys)))
     groupIDs[key] = groups.count - 1
     return groups.count - 1
   }
 
-  private static func insertionPoint(of slot: UInt32, in sorted: [UInt32]) -> Int {
+  private static func position(of offset: UInt32, in sorted: [UInt32]) -> Int? {
     var lo = 0
     var hi = sorted.count
     while lo < hi {
       let mid = (lo + hi) >> 1
-      if sorted[mid] < slot { lo = mid + 1 } else { hi = mid }
+      if sorted[mid] < offset { lo = mid + 1 } else { hi = mid }
     }
-    return lo
+    return lo < sorted.count && sorted[lo] == offset ? lo : nil
   }
-
-  private static func position(of slot: UInt32, in sorted: [UInt32]) -> Int? {
-    let i = insertionPoint(of: slot, in: sorted)
-    return i < sorted.count && sorted[i] == slot ? i : nil
-  }
-
-  @inline(__always)
-  private func isAlive(_ slot: UInt32) -> Bool { alive[Int(slot) >> 6] & (1 << (UInt64(slot) & 63)) != 0 }
 
   // MARK: - Matching
 
   /// The slots of the predicates that match `root`, ascending. `string`: `root` is this
   /// string, for predicates that keep their own program.
+  @usableFromInline
   func matches(_ root: UnsafePointer<SiftValue>, string: String?) -> [UInt32] {
-    var candidates: [UInt32] = []
-    if !groups.isEmpty {
-      candidates.reserveCapacity(16)
-      collect(root, into: &candidates)
-    }
-    var out: [UInt32] = []
-    var variables: [String: SiftValue] = [:]
-    // Candidates and the scan list, merged in slot order.
-    var i = 0
-    var j = 0
-    while i < candidates.count || j < scan.count {
-      let slot: UInt32
-      if j == scan.count || (i < candidates.count && candidates[i] < scan[j]) {
-        slot = candidates[i]
-        i += 1
-      } else {
-        if i < candidates.count && candidates[i] == scan[j] { i += 1 }
-        slot = scan[j]
-        j += 1
+    PathValues.with(root, paths) { values in
+      var candidates: [UInt32] = []
+      for group in groups {
+        if let (value, _) = values.value(group.path) { group.collect(value.pointee, into: &candidates) }
       }
-      guard isAlive(slot) else { continue }
-      let shape = shapes[Int(shapeOf[Int(slot)])].unsafelyUnwrapped
-      if shape.matches(root, string: string, constants: constants[Int(slot)], variables: &variables) {
-        out.append(slot)
+      // In pool order, once each (an OR, or two keys of one IN, can name a run twice).
+      Self.sortUnique(&candidates)
+      var out: [UInt32] = []
+      var variables: [String: SiftValue] = [:]
+      pool.withUnsafeBufferPointer { pool in
+        shapes.withUnsafeBufferPointer { shapes in
+          func check(_ offset: UInt32) {
+            let (slot, shapeID) = Self.header(pool, Int(offset))
+            guard shapeID != Self.removed else { return }
+            let shape = shapes[Int(shapeID)].unsafelyUnwrapped
+            if shape.matches(
+              values, string: string, constants: Self.constants(pool, Int(offset), shape), variables: &variables)
+            {
+              out.append(slot)
+            }
+          }
+          // Every candidate's run is somewhere in a large pool, each a cache miss: read
+          // their first words up front, independent loads the processor overlaps, so the
+          // checks below find them in cache instead of waiting for each in turn.
+          if candidates.count > 1 {
+            let base = UnsafeRawPointer(pool.baseAddress!)
+            var touched: UInt64 = 0
+            for offset in candidates {
+              touched &+= base.load(fromByteOffset: Int(offset) &* MemoryLayout<SiftValue>.stride, as: UInt64.self)
+            }
+            Self.keep(touched)
+          }
+          for offset in candidates { check(offset) }
+          for offset in scan { check(offset) }
+        }
       }
+      // Pool order is not slot order once a predicate has been replaced, and the scan
+      // list is apart: the answer is in slot (insertion) order.
+      if out.count > 1 { out.sort() }
+      return out
     }
-    return out
   }
 
-  /// The candidates from every group, sorted, without repeats.
-  private func collect(_ root: UnsafePointer<SiftValue>, into candidates: inout [UInt32]) {
-    // Each key path read once: the value, or nil when reading it failed (then every
-    // comparison on it fails too).
-    withUnsafeTemporaryAllocation(of: SiftValue?.self, capacity: paths.count) { resolved in
-      withUnsafeTemporaryAllocation(of: Bool.self, capacity: paths.count) { known in
-        known.initialize(repeating: false)
-        for group in groups {
-          let path = group.path
-          if !known[path] {
-            var mapsArray = false
-            let keys = paths[path]
-            (resolved.baseAddress! + path).initialize(
-              to: keys.isEmpty ? root.pointee : SubjectPath.value(keys, in: root.pointee, mapsArray: &mapsArray))
-            known[path] = true
-          }
-          if let value = resolved[path] { group.collect(value, into: &candidates) }
-        }
-        for path in 0..<paths.count where known[path] { (resolved.baseAddress! + path).deinitialize(count: 1) }
-      }
-    }
+  /// Keeps the loads that produced `x` from being optimised away.
+  @_optimize(none) @inline(never)
+  private static func keep(_ x: UInt64) { _ = x }
+
+  private static func sortUnique(_ candidates: inout [UInt32]) {
     guard candidates.count > 1 else { return }
     candidates.sort()
     var kept = 1
@@ -336,7 +412,7 @@ final class PredicateIndex {
     s.scanned = scan.count
     s.indexed = liveCount - scan.count
     s.sharedShapes = sharedShapes.count
-    s.ownPrograms = shapes.reduce(0) { $0 + (($1?.isShared ?? true) ? 0 : 1) }
+    s.ownPrograms = shapes.reduce(0) { $0 + (($1.map { $0.key == nil } ?? false) ? 1 : 0) }
     s.groups = groups.count
     s.indexEntries = groups.reduce(0) { $0 + $1.entryCount }
     s.staleIndexEntries = stalePostings

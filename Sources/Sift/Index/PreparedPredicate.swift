@@ -7,6 +7,8 @@ struct PreparedPredicate {
   var shareable: Bool
   /// False when the tree itself uses `$__cN` names: they would read as constants.
   var indexable: Bool
+  /// The constants kept flattened (``ConstantSlice``): none for a predicate of its own.
+  var flattened: UInt64
 
   init(_ predicate: SiftPredicate) {
     self.predicate = predicate
@@ -17,7 +19,10 @@ struct PreparedPredicate {
     self.constants = constants
     indexable = !Self.usesReservedNames(predicate.syntax)
     shareable = indexable && ShapeExtraction.canShare(predicate)
+    flattened = shareable ? ConstantSlice.flattenable(constants) : 0
   }
+
+  var key: ShapeKey { ShapeKey(syntax: shape, limits: predicate.options.limits, flattened: flattened) }
 
   private static func usesReservedNames(_ p: PredicateSyntax) -> Bool {
     p.containsNode { child in

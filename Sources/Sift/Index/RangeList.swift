@@ -1,5 +1,5 @@
-/// Numeric intervals `[low, high]` (either end may be infinite) with the slot of the
-/// predicate each comes from, answering "which intervals contain x".
+/// Numeric intervals `[low, high]` (either end may be infinite) with the predicate (its
+/// offset in the index's constant pool) each comes from: "which intervals contain x".
 ///
 /// The intervals are sorted by `low` in blocks of ``blockSize``, over which a tree keeps
 /// the largest `high` of every run of blocks: a query walks down only into runs whose
@@ -19,7 +19,7 @@ struct RangeList {
   struct Entry {
     var low: Double
     var high: Double
-    var slot: UInt32
+    var target: UInt32
   }
 
   static let blockSize = 16
@@ -41,8 +41,8 @@ struct RangeList {
     (sorted.capacity + pending.capacity) * MemoryLayout<Entry>.stride + maxHigh.capacity * 8
   }
 
-  mutating func insert(low: Double, high: Double, slot: UInt32) {
-    pending.append(Entry(low: low, high: high, slot: slot))
+  mutating func insert(low: Double, high: Double, target: UInt32) {
+    pending.append(Entry(low: low, high: high, target: target))
   }
 
   /// Merges the pending intervals when there are many of them (always with `force`).
@@ -85,7 +85,7 @@ struct RangeList {
     }
   }
 
-  /// Appends the slot of every interval containing `x` to `out`.
+  /// Appends the predicate of every interval containing `x` to `out`.
   func collect(_ x: Double, into out: inout [UInt32]) {
     if !sorted.isEmpty {
       sorted.withUnsafeBufferPointer { entries in
@@ -106,7 +106,7 @@ struct RangeList {
             if first > endBlock || maxHigh[node] < x { continue }
             if width == 1 {
               let start = first * Self.blockSize
-              for e in entries[start..<min(end, start + Self.blockSize)] where e.high >= x { out.append(e.slot) }
+              for e in entries[start..<min(end, start + Self.blockSize)] where e.high >= x { out.append(e.target) }
               continue
             }
             let half = width / 2
@@ -116,6 +116,6 @@ struct RangeList {
         }
       }
     }
-    for e in pending where e.low <= x && e.high >= x { out.append(e.slot) }
+    for e in pending where e.low <= x && e.high >= x { out.append(e.target) }
   }
 }

@@ -9,8 +9,9 @@
 /// A pthread read-write lock: any number of readers, or one writer. On glibc it prefers
 /// writers, so a steady stream of `matches` calls cannot starve an update; a reader must
 /// therefore not take it again while holding it.
+@usableFromInline
 final class ReadWriteLock: @unchecked Sendable {
-  private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+  @usableFromInline let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
   init() {
     lock = .allocate(capacity: 1)
@@ -29,7 +30,7 @@ final class ReadWriteLock: @unchecked Sendable {
     lock.deallocate()
   }
 
-  @inline(__always)
+  @inlinable
   func reading<R>(_ body: () throws -> R) rethrows -> R {
     pthread_rwlock_rdlock(lock)
     defer { pthread_rwlock_unlock(lock) }

@@ -30,11 +30,13 @@
 /// sees the set as it was between two updates: a bulk ``insert(contentsOf:)`` is seen
 /// whole or not at all. A custom function called while matching must not use the set.
 public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendable {
-  private let lock = ReadWriteLock()
+  // Inlinable where the id type matters (matching), so a caller's `SiftPredicateSet<Int>`
+  // runs code specialised for `Int` rather than generic code looking up type metadata.
+  @usableFromInline let lock = ReadWriteLock()
   // Read under the read lock, written under the write lock.
-  private let index = PredicateIndex()
+  @usableFromInline let index = PredicateIndex()
   /// The id in each slot of the index (a removed slot keeps its old id until a rebuild).
-  private var ids: ContiguousArray<ID> = []
+  @usableFromInline var ids: ContiguousArray<ID> = []
   private var slotOf: [ID: UInt32] = [:]
 
   /// An empty set.
@@ -119,18 +121,30 @@ public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendabl
 
   /// The ids of the predicates that match `value` (those whose `matches(value)` is true),
   /// in the order the ids were first inserted.
+  @inlinable
   public func matches(_ value: SiftValue) -> [ID] {
     withUnsafePointer(to: value) { root in
-      lock.reading { index.matches(root, string: nil).map { ids[Int($0)] } }
+      lock.reading { ids(of: index.matches(root, string: nil)) }
     }
   }
 
   /// The ids of the predicates that match `string` as `SELF` (`SELF IN {…}`,
   /// `SELF BEGINSWITH 'acct-'`), in the order the ids were first inserted.
+  @inlinable
   public func matches(_ string: String) -> [ID] {
     withUnsafePointer(to: SiftValue.string(string)) { root in
-      lock.reading { index.matches(root, string: string).map { ids[Int($0)] } }
+      lock.reading { ids(of: index.matches(root, string: string)) }
     }
+  }
+
+  /// The ids of `slots` (under the read lock).
+  @inlinable
+  func ids(of slots: [UInt32]) -> [ID] {
+    if slots.isEmpty { return [] }
+    var out: [ID] = []
+    out.reserveCapacity(slots.count)
+    for slot in slots { out.append(ids[Int(slot)]) }
+    return out
   }
 
   /// How the predicates are held: indexed or scanned, shapes, index size.
