@@ -135,6 +135,7 @@ enum AdversarialBenchmarks {
     let words = String(repeating: "hello wORLD ", count: (1 << 20) / 12)
     let accented = String(repeating: "\u{E9}t\u{E9} ", count: (1 << 20) / 6)
     let foundationZeros: [String: Any] = ["a": Array(repeating: 0, count: 500_000)]
+    let keyed = SiftValue.dictionary(Dictionary(uniqueKeysWithValues: (0..<100_000).map { ("k\($0)", .int($0)) }))
     return [
       ("union nested [[i]] x104000", { evaluate("(b UNION b).@count == -1", ["b": nested]) }),
       ("union 16384 forms of e-acute", { evaluate("(b UNION b).@count == -1", ["b": spellings]) }),
@@ -218,6 +219,11 @@ enum AdversarialBenchmarks {
         "Foundation array read x10000",
         { evaluateFoundation(orChain(terms: 10_000) { _ in "a == nil" }, foundationZeros) }
       ),
+      (
+        "description of 100000 keys x10",
+        { evaluate(orChain(terms: 10) { _ in "FUNCTION(d, 'description') == 'x'" }, ["d": keyed]) }
+      ),
+      ("== of 100000 keys x100", { evaluate(orChain(terms: 100) { _ in "d == e" }, ["d": keyed, "e": keyed]) }),
       (
         "CAST 1MiB string to NSNumber",
         { evaluate("CAST(s, 'NSNumber') == 1", ["s": .string(megabyte)]) }

@@ -28,14 +28,14 @@ struct DeepWorkLimitTests {
 
   /// (name, format, input, arguments, steps): the exact charge of each evaluation.
   static let charges: [(String, String, SiftValue, [SiftValue], Int)] = [
-    // UNION: a step per element of both sides, then each element grouped (2 steps) and
+    // UNION: a step per element of both sides, then each element grouped (Cost.grouping steps) and
     // hashed all the way down (two collections in each `[[i]]`: a step each).
-    ("union of nested", "(b UNION b).@count == 0", ["b": nested(100)], [], 200 + 200 * (2 + 2)),
+    ("union of nested", "(b UNION b).@count == 0", ["b": nested(100)], [], 200 + 200 * (Cost.grouping + 2)),
     // INTERSECT: the right side grouped, each left element looked up, the kept ones grouped.
-    ("intersect of nested", "(b INTERSECT b).@count == 0", ["b": nested(100)], [], 200 + 300 * (2 + 2)),
+    ("intersect of nested", "(b INTERSECT b).@count == 0", ["b": nested(100)], [], 200 + 300 * (Cost.grouping + 2)),
     (
       "distinct of nested", "count(b.@distinctUnionOfObjects.self) == 0", ["b": nested(100)], [],
-      100 + 100 * (2 + 2)
+      100 + 100 * (Cost.grouping + 2)
     ),
     // An empty left side: nothing to hash on the right.
     ("minus from nothing", "({} MINUS b).@count == 0", ["b": nested(100)], [], 0),
@@ -43,10 +43,14 @@ struct DeepWorkLimitTests {
     // Strings grouped: their bytes / 16 hashed (64 bytes: 4 steps each).
     (
       "union of strings", "(b UNION b).@count == 0",
-      ["b": .array((0..<10).map { .string(String(repeating: "x", count: 60) + "\($0)000") })], [], 20 + 20 * (2 + 4)
+      ["b": .array((0..<10).map { .string(String(repeating: "x", count: 60) + "\($0)000") })], [],
+      20 + 20 * (Cost.grouping + 4)
     ),
     // mode: each number grouped.
-    ("mode", "mode(xs).@count == 0", ["xs": .array((0..<1_000).map { .int($0 % 7) })], [], 1_000 + 1_000 * 2),
+    (
+      "mode", "mode(xs).@count == 0", ["xs": .array((0..<1_000).map { .int($0 % 7) })], [],
+      1_000 + 1_000 * Cost.grouping
+    ),
     // `==` of nested collections: every level of one size, before it is walked.
     (
       "== nested", "a == b", ["a": .array([.array(zeros(1_000))]), "b": .array([.array(zeros(999) + [1])])], [],
@@ -74,6 +78,11 @@ struct DeepWorkLimitTests {
     (
       "description", "FUNCTION(a, 'description') == nil", ["a": small], [],
       5 + smallDescription.utf8.count / 8
+    ),
+    // A dictionary's keys are sorted for its description: n × log₂ n (3 keys: 3 × 2).
+    (
+      "description of a dictionary", "FUNCTION(d, 'description') == nil", ["d": ["a": 1, "b": 2, "c": 3]], [],
+      3 + 6 + "{\n    a = 1;\n    b = 2;\n    c = 3;\n}".utf8.count / 8
     ),
     // capitalizedString: ASCII byte by byte (bytes / 8), other text four steps a byte.
     ("capitalizedString ASCII", "FUNCTION(s, 'capitalizedString') == nil", ["s": .string(long)], [], 800),

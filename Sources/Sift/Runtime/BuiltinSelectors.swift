@@ -281,9 +281,9 @@ package enum BuiltinSelectors {
     return out.text
   }
 
-  /// The steps writing ``description(_:)`` of `v` costs: a step per element or entry, and
-  /// its text's bytes as a string built (``Cost/string(_:folding:)``, folded: the bytes it
-  /// writes are computed per element). Counted without building the text, and stopped as
+  /// The steps writing ``description(_:)`` of `v` costs: a step per element or entry, the
+  /// sort of each dictionary's keys, and its text's bytes as a string built
+  /// (``Cost/string(_:folding:)``, folded: the bytes it writes are computed per element). Counted without building the text, and stopped as
   /// soon as it is over `stepsLeft` (then the budget fails with `limitExceeded`). A value
   /// nested deeper than ``Semantics/maxValueDepth`` is `limitExceeded` too, as for the
   /// other recursive walks.
@@ -302,6 +302,10 @@ package enum BuiltinSelectors {
     mutating func element()
     /// Called for a collection nested deeper than ``Semantics/maxValueDepth``.
     mutating func nestedTooDeep()
+    /// Called before `n` keys are sorted.
+    mutating func sorted(_ n: Int)
+    /// Whether only the cost is wanted (the order of entries does not matter).
+    var countsOnly: Bool { get }
     /// Whether writing can stop (the cost is already over its limit).
     var over: Bool { get }
   }
@@ -313,6 +317,8 @@ package enum BuiltinSelectors {
     mutating func appendSpaces(_ n: Int) { text += String(repeating: " ", count: n) }
     func element() {}
     func nestedTooDeep() {}
+    func sorted(_ n: Int) {}
+    var countsOnly: Bool { false }
     var over: Bool { false }
   }
 
@@ -322,8 +328,11 @@ package enum BuiltinSelectors {
     var bytes = 0
     var elements = 0
     var tooDeep = false
-    var steps: Int { elements &+ Cost.string(bytes, folding: true) }
-    var over: Bool { tooDeep || elements > limit || Cost.string(bytes, folding: true) > limit }
+    var sorting = 0
+    var steps: Int { elements &+ sorting &+ Cost.string(bytes, folding: true) }
+    var over: Bool { tooDeep || steps > limit || steps < 0 }
+    var countsOnly: Bool { true }
+    mutating func sorted(_ n: Int) { sorting &+= Cost.sortingStrings(n) }
     mutating func append(_ s: String) { bytes &+= s.utf8.count }
     mutating func appendSpaces(_ n: Int) { bytes &+= n }
     mutating func element() { elements &+= 1 }
@@ -362,13 +371,16 @@ package enum BuiltinSelectors {
       if d.isEmpty { return out.append("{\n}") }
       if depth >= Semantics.maxValueDepth { return out.nestedTooDeep() }
       out.append("{\n")
-      for key in d.keys.sorted() {
+      // Sorted by key for the text; the cost, which does not depend on the order, charges
+      // the sort instead of doing it (``Cost/sortingStrings(_:)``).
+      out.sorted(d.count)
+      for (key, value) in out.countsOnly ? Array(d) : d.sorted(by: { $0.key < $1.key }) {
         if out.over { return }
         out.element()
         out.appendSpaces(4 * (depth + 1))
         out.append(quotedIfNeeded(key))
         out.append(" = ")
-        write(d[key]!, depth: depth + 1, quoted: true, into: &out)
+        write(value, depth: depth + 1, quoted: true, into: &out)
         out.append(";\n")
       }
       out.appendSpaces(4 * depth)

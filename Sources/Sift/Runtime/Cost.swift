@@ -86,7 +86,7 @@ enum Cost {
 
   /// The steps of grouping one value (``EqualityTable``): its hash table probe and the
   /// table's memory, beyond the walk that hashes it.
-  static let grouping = 2
+  static let grouping = 4
 
   /// The steps of hashing a string of `bytes` to group it (``EqualityKey``), paying for the
   /// `==` that confirms a match too.
@@ -96,6 +96,11 @@ enum Cost {
   /// The comparisons of sorting `n` values, beyond the walk: n × log₂ n / 8.
   @inline(__always)
   static func sorting(_ n: Int) -> Int { n <= 1 ? 0 : (n * (Int.bitWidth - n.leadingZeroBitCount)) >> 3 }
+
+  /// The comparisons of sorting `n` strings (a dictionary's keys for its description):
+  /// n × log₂ n, a step each (a Unicode-aware string comparison).
+  @inline(__always)
+  static func sortingStrings(_ n: Int) -> Int { n <= 1 ? 0 : times(n, Int.bitWidth - n.leadingZeroBitCount) }
 
   /// The steps of a LIKE over `bytes` with a pattern of `patternBytes`: the matcher may
   /// revisit the subject once per pattern unit in the worst case.
