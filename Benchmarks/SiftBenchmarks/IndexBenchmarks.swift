@@ -189,7 +189,8 @@ enum IndexBenchmarks {
       case 5, 6:
         let low = Self.mix(i, 6) % 10_000_000
         return try SiftPredicate(
-          format: "size BETWEEN %@ AND priority >= %d",
+          // `bytes`, not `size`: SIZE is a reserved word (`xs[SIZE]`).
+          format: "bytes BETWEEN %@ AND priority >= %d",
           arguments: [.array([.int(low), .int(low + Self.mix(i, 7) % 1_000)]), level])
       case 7, 8:
         let tags = SiftValue.array([.string("t\(Self.mix(i, 8) % 100_000)"), .string("t\(Self.mix(i, 9) % 100_000)")])
@@ -215,7 +216,7 @@ enum IndexBenchmarks {
       ]
       if name == "mixed" {
         fields["subject"] = .string("Re: \(Self.words[Self.mix(k, 18) % Self.words.count]) for \(k)")
-        fields["size"] = .int(Self.mix(k, 19) % 10_000_000)
+        fields["bytes"] = .int(Self.mix(k, 19) % 10_000_000)
         fields["tags"] = .array((0..<3).map { .string("t\(Self.mix(k * 3 + $0, 20) % 100_000)") })
         fields["category"] = .string("cat-\(Self.mix(k, 21) % 100_000)")
       }
