@@ -92,7 +92,8 @@ enum IndexBenchmarks {
       report(
         options, "\(name) brute force matches per second", Double(sample.count) / elapsed.seconds, unit: "/s",
         target: nil)
-      report(options, "\(name) mismatches vs brute force (of \(sample.count))", Double(mismatches), unit: "", target: "0")
+      report(
+        options, "\(name) mismatches vs brute force (of \(sample.count))", Double(mismatches), unit: "", target: "0")
     }
     report(
       options, "\(name) predicates inserted per second", Double(n) / inserting.seconds, unit: "/s",
@@ -122,9 +123,7 @@ enum IndexBenchmarks {
     decimals: Bool = false
   ) {
     if options.json {
-      print(
-        "{\"suite\": \"index\", \"workload\": \"\(name)\", \"value\": \(Report.rounded(value)), "
-          + "\"unit\": \"\(unit)\"\(target.map { ", \"target\": \($0)" } ?? "")}")
+      print(JSONLine.make(suite: "index", name, value: Report.rounded(value), unit: unit, target: target))
     } else {
       let number = decimals ? "\(Report.rounded(value * 10) / 10)" : "\(Int(value.rounded()))"
       let shown = "\(number)\(unit)".leftPadding(14)
@@ -206,7 +205,8 @@ enum IndexBenchmarks {
     /// random predicate, half to a random account.
     func notification(_ k: Int, predicates n: Int) -> SiftValue {
       let account =
-        Self.mix(k, 11) % 2 == 0 ? Self.account(Self.mix(k, 12) % n, Self.mix(k, 13) % 3) : Self.account(Self.mix(k, 14))
+        Self.mix(k, 11) % 2 == 0
+        ? Self.account(Self.mix(k, 12) % n, Self.mix(k, 13) % 3) : Self.account(Self.mix(k, 14))
       let priority = SiftValue.int(Self.mix(k, 15) % 6)
       let tagged = Self.mix(k, 16) % 4 == 0
       var fields: [String: SiftValue] = [
