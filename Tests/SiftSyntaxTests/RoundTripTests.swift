@@ -83,6 +83,19 @@ import Testing
     }
   }
 
+  /// The length the canonical-text check counts is the length of the printed text.
+  @Test(arguments: batches)
+  func countedLengthIsThePrintedLength(_ batch: UInt64) {
+    var generator = SyntaxTreeGenerator(seed: 0x1E_0000 &+ batch)
+    for i in 0..<Self.treesPerBatch {
+      let tree = generator.predicate(depth: 1 + i % 5)
+      #expect(CanonicalPrinter.length(tree) == tree.predicateFormat.utf8.count, "\(tree)")
+      if case .comparison(let c) = tree.kind {
+        #expect(CanonicalPrinter.length(c.rhs) == c.rhs.description.utf8.count, "\(c.rhs)")
+      }
+    }
+  }
+
   /// Every predicate the parser accepts, its arguments bound, prints to text that it
   /// accepts again under the same limits and that reads back to the same tree; and a
   /// refusal for the canonical length is exact: the text would have been longer than the

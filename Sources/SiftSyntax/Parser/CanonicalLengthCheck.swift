@@ -11,7 +11,8 @@
 /// character in a string; `LimitsTests.canonicalTextGrowsAtMostSixfold`), and an argument
 /// to at most ``argumentBound(_:)``. A parse whose bound, with a margin (8 × the text), fits
 /// the limit is accepted without more work: every predicate under 128 KiB without large
-/// string arguments. Any other is printed and measured.
+/// string arguments. Any other is measured by the printer itself, counting bytes
+/// (``CanonicalLength``) without building the text.
 ///
 /// **Collection arguments are not counted.** An array or dictionary bound by `%@` (the
 /// ids of `account IN %@`) is measured as `{}`: passing lists too large for the text is
@@ -30,7 +31,7 @@ enum CanonicalLengthCheck {
   ) throws(SyntaxError) {
     guard mayExceed(textBytes: textBytes, arguments: arguments, limit: limit) else { return }
     let measured = arguments.contains(where: isCollection) ? CollectionElision().predicate(tree) : tree
-    let length = CanonicalPrinter.print(measured).utf8.count
+    let length = CanonicalPrinter.length(measured)
     if length > limit { throw error("predicate", length: length, limit: limit, textBytes: textBytes) }
   }
 
@@ -40,7 +41,7 @@ enum CanonicalLengthCheck {
   ) throws(SyntaxError) {
     guard mayExceed(textBytes: textBytes, arguments: arguments, limit: limit) else { return }
     let measured = arguments.contains(where: isCollection) ? CollectionElision().expression(tree) : tree
-    let length = CanonicalPrinter.print(measured).utf8.count
+    let length = CanonicalPrinter.length(measured)
     if length > limit { throw error("expression", length: length, limit: limit, textBytes: textBytes) }
   }
 
