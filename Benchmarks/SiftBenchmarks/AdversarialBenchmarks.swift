@@ -25,8 +25,10 @@ enum AdversarialBenchmarks {
       let ms = milliseconds(ns)
       if options.json {
         print(
-          "{\"suite\": \"adversarial\", \"workload\": \"\(name)\", \"engine\": \"sift\", "
-            + "\"ns_per_op\": \(Report.rounded(ns)), \"ms\": \(ms), \"outcome\": \"\(outcome)\"}")
+          JSONLine.make([
+            "suite": "adversarial", "workload": .string(name), "engine": "sift",
+            "ns_per_op": JSONLine.number(Report.rounded(ns)), "ms": JSONLine.number(ms), "outcome": .string(outcome),
+          ]))
       } else {
         print("\("adversarial \(name)".padding(50)) \(ms.leftPadding(9)) ms  \(outcome)")
       }

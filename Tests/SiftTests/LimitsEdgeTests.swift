@@ -512,6 +512,10 @@ import Testing
     "1e-400 == 0", "zero == 1e-400", "1e-99999 == 0.0", "99999999999999999999999 == 1e23",
     "-9223372036854775808 == min", "9223372036854775808 == 9223372036854775808.0",
     "2.5e-324 == 5e-324", "1.7976931348623157e308 > 1e308",
+    // 64-bit hex, octal and binary literals are their values, not bit patterns.
+    "-0x8000000000000000 == min", "0x8000000000000000 == 9223372036854775808.0", "0x7FFFFFFFFFFFFFFF == max",
+    "0xFFFFFFFFFFFFFFFF == 18446744073709551615", "0xFFFFFFFFFFFFFFFF > 0", "-0xFFFFFFFFFFFFFFFF < min",
+    "0b1000000000000000000000000000000000000000000000000000000000000000 == -min",
     // Integer overflow becomes a double.
     "9223372036854775807 + 1 == 9223372036854775808.0", "max + 1 == 9223372036854775808.0", "max + 1 > max",
     "min - 1 == -9223372036854775808.0", "-9223372036854775808 * -1 == 9223372036854775808.0",
@@ -574,7 +578,7 @@ import Testing
     ("x == 1e400", "number literal is out of range"), ("x == -1e400", "number literal is out of range"),
     ("x == 1e99999", "number literal is out of range"),
     ("x == 0x10000000000000000", "integer literal does not fit in 64 bits"),
-    ("x == -0x8000000000000000", "integer literal does not fit in 64 bits"),
+    ("x == -0x10000000000000000", "integer literal does not fit in 64 bits"),
     ("x == 0b" + String(repeating: "1", count: 65), "integer literal does not fit in 64 bits"),
     ("x % 0 == 1", "unknown format specifier"),
   ])

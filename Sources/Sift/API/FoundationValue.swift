@@ -81,7 +81,9 @@ enum FoundationValue {
     switch ObjectIdentifier(type) {
     // An optional inside `Any` (an element of `[String: Any?]` seen as `[String: Any]`).
     case ObjectIdentifier(Optional<Any>.self):
-      guard case .some(let wrapped) = value as! Any? else { return .null }
+      // Read through a mirror: `value as! Any?` would be a cast the compiler calls always
+      // successful, and `as Any?` wraps instead of unwrapping.
+      guard let wrapped = Mirror(reflecting: value).children.first?.value else { return .null }
       return try read(wrapped, steps: &steps)
     case ObjectIdentifier(AnyHashable.self): return try read((value as! AnyHashable).base, steps: &steps)
     default: break

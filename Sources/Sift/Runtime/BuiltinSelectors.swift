@@ -198,7 +198,6 @@ package enum BuiltinSelectors {
     let b = Array(s.utf8)
     var i = 0
     while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    let signStart = i
     var negative = false
     if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
       negative = b[i] == UInt8(ascii: "-")
@@ -207,14 +206,19 @@ package enum BuiltinSelectors {
     func isDigit(_ j: Int) -> Bool { j < b.count && b[j] >= UInt8(ascii: "0") && b[j] <= UInt8(ascii: "9") }
     switch name {
     case "boolValue":
-      // Y, y, T, t or a digit 1–9, after whitespace, a sign and leading zeros.
+      // Y, y, T, t or a digit 1–9, after whitespace, a sign and leading zeros: the letters
+      // too (`+Y`, `-0y`, `00t` are true), as Foundation skips "an optional -/+ sign
+      // followed by zeroes" before it looks at the next character, whatever it is.
       var j = i
       while j < b.count, b[j] == UInt8(ascii: "0") { j += 1 }
       guard j < b.count else { return .bool(false) }
-      if j == signStart, [UInt8(ascii: "Y"), UInt8(ascii: "y"), UInt8(ascii: "T"), UInt8(ascii: "t")].contains(b[j]) {
+      switch b[j] {
+      case UInt8(ascii: "Y"), UInt8(ascii: "y"), UInt8(ascii: "T"), UInt8(ascii: "t"),
+        UInt8(ascii: "1")...UInt8(ascii: "9"):
         return .bool(true)
+      default:
+        return .bool(false)
       }
-      return .bool(isDigit(j) && b[j] != UInt8(ascii: "0"))
     case "intValue", "integerValue":
       // The magnitude, saturated at the type's: INT_MAX / INT_MIN (or the Int ones) on overflow.
       let limit: UInt64 =
