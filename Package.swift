@@ -8,6 +8,9 @@ let package = Package(
     .executable(name: "sift", targets: ["SiftCLI"]),
     .library(name: "SiftFocus", targets: ["SiftFocus"]),
     .executable(name: "ExampleChatApp", targets: ["ExampleChatApp"]),
+    // libsiftc.so: the C interface of include/sift.h, for other languages (python/ uses
+    // it). Not "sift": that is the command line's product.
+    .library(name: "siftc", type: .dynamic, targets: ["SiftC"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -32,6 +35,8 @@ let package = Package(
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
     .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
+    // The C interface (include/sift.h) as @_cdecl functions over the engine's APIs.
+    .target(name: "SiftC", dependencies: ["Sift", "SiftCommandLine", "CSiftJSON"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift", "CSQLite", "CSiftPrefetch"]),
     // __builtin_prefetch for SiftFocus's batch decisions (Swift cannot spell it).
@@ -60,6 +65,8 @@ let package = Package(
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
+    // The C interface: its C test program (Tests/C) built with `cc` and run, and its parts.
+    .testTarget(name: "SiftCTests", dependencies: ["SiftC", "SiftCommandLine"]),
   ],
   swiftLanguageModes: [.v6],
   cxxLanguageStandard: .cxx17

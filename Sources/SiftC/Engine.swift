@@ -1,0 +1,383 @@
+import CSiftJSON
+import Sift
+import SiftCommandLine
+import Synchronization
+
+// The one file of the C interface that talks to the engine: compiling (PredicateSyntax,
+// SiftPredicate), deciding JSON (LineEvaluator, the simdjson path of `sift filter`), JSON
+// values (SiftValue(json:)) and sets (SiftPredicateSet). Everything else in SiftC deals in
+// bytes, handles and error records, so a change of the engine's internals touches only this.
+
+/// Why a call failed, before it becomes an error object.
+struct Failure: Error {
+  var status: Status
+  /// For evaluation errors the EvaluationError kind; otherwise the status's word.
+  var kind: StaticString
+  var message: String
+  /// A UTF-8 byte offset: in the predicate's text (syntax and evaluation errors) or in the JSON.
+  var offset: Int?
+  /// The diagnostic with its caret, when there is one.
+  var rendered: String?
+
+  init(_ status: Status, _ message: String, offset: Int? = nil, kind: StaticString? = nil, rendered: String? = nil) {
+    self.status = status
+    self.kind = kind ?? status.word
+    self.message = message
+    self.offset = offset
+    self.rendered = rendered
+  }
+}
+
+/// What one evaluation came to.
+enum Decision {
+  case match
+  case noMatch
+  case failure(Failure)
+}
+
+/// The compile flags of sift.h.
+struct CompileFlags: OptionSet {
+  let rawValue: UInt32
+  static let apns = CompileFlags(rawValue: 0x1)
+  static let taggedValues = CompileFlags(rawValue: 0x2)
+  static let andBindsTighter = CompileFlags(rawValue: 0x4)
+  static let all: CompileFlags = [.apns, .taggedValues, .andBindsTighter]
+}
+
+/// A compiled predicate as the C interface holds it: immutable, shared by every thread.
+final class CompiledPredicate: Sendable {
+  let syntax: PredicateSyntax
+  let format: String
+  let apns: Bool
+  let variables: [String: SiftValue]
+  /// Compiled without a schema: for strings, sets, and for naming an error's kind.
+  let predicate: SiftPredicate
+  let canonical: [UInt8]
+  /// `ReadKeys.topLevel` as JSON text, `null` when the whole document is read.
+  let keysJSON: [UInt8]
+  /// Idle deciders. One per thread that evaluated concurrently; each holds a simdjson
+  /// parser, made at the first JSON evaluation (a predicate held only for a set or for
+  /// strings never makes one).
+  private let idle = Mutex<[Decider]>([])
+
+  private init(
+    syntax: PredicateSyntax, format: String, apns: Bool, variables: [String: SiftValue], predicate: SiftPredicate
+  ) {
+    self.syntax = syntax
+    self.format = format
+    self.apns = apns
+    self.variables = variables
+    self.predicate = predicate
+    canonical = Array(syntax.predicateFormat.utf8)
+    let keys = apns ? nil : ReadKeys.topLevel(syntax)
+    keysJSON = Array((keys.map { SiftValue.array($0.map(SiftValue.string)) } ?? .null).jsonText.utf8)
+  }
+
+  /// Parses and compiles; `arguments` and `variables` are JSON text (nil: none).
+  static func compile(
+    format: UnsafeRawBufferPointer, arguments: UnsafeRawBufferPointer?, variables: UnsafeRawBufferPointer?,
+    flags: CompileFlags
+  ) throws(Failure) -> CompiledPredicate {
+    let formatBytes = Array(format.uint8)
+    if let bad = UTF8Check.firstInvalidByte(format) {
+      throw Failure(.utf8, "the predicate is not valid UTF-8 (byte \(bad))", offset: bad)
+    }
+    let tagged = flags.contains(.taggedValues)
+    var args: [SiftValue] = []
+    if let arguments {
+      guard case .array(let values) = try json(arguments, what: "the arguments", tagged: tagged) else {
+        throw Failure(.json, "the arguments must be a JSON array")
+      }
+      args = values
+    }
+    var vars: [String: SiftValue] = [:]
+    if let variables {
+      // The object itself names the variables; only its values are tagged.
+      guard case .dictionary(let values) = try json(variables, what: "the variables", tagged: false) else {
+        throw Failure(.json, "the variables must be a JSON object")
+      }
+      vars = values
+      if tagged {
+        for (name, value) in values { vars[name] = try TaggedValues.untag(value, what: "the variables") }
+      }
+    }
+    let text = String(decoding: formatBytes, as: UTF8.self)
+    let options = ParseOptions(
+      compoundPrecedence: flags.contains(.andBindsTighter) ? .andBindsTighter : .orBindsTighter)
+    do throws(PredicateSyntaxError) {
+      let syntax = try PredicateSyntax(parsingUTF8: formatBytes, arguments: args, options: options)
+      let plain = try SiftPredicate(syntax: syntax, format: text, options: CompileOptions())
+      return CompiledPredicate(
+        syntax: syntax, format: text, apns: flags.contains(.apns), variables: vars, predicate: plain)
+    } catch {
+      throw Failure(.syntax, error.error.message, offset: error.error.range.start, rendered: error.description)
+    }
+  }
+
+  /// JSON text as a value; with `tagged`, `{"$date": n}` and `{"$dict": {…}}` are read.
+  private static func json(_ bytes: UnsafeRawBufferPointer, what: String, tagged: Bool) throws(Failure) -> SiftValue {
+    let value: SiftValue
+    do throws(JSONError) {
+      value = try SiftValue(json: bytes.uint8, maxDepth: LineEvaluatorLimits.maxDepth)
+    } catch {
+      throw Failure(.json, "\(what) are not valid JSON: \(error.message)", offset: error.offset)
+    }
+    return tagged ? try TaggedValues.untag(value, what: what) : value
+  }
+
+  // MARK: Evaluation
+
+  /// One JSON document through the simdjson path of `sift filter`.
+  func evaluate(document: UnsafeRawBufferPointer) -> Decision {
+    withDecider { decider in
+      switch decider.decide(document, readable: nil) {
+      case .match: return .match
+      case .noMatch: return .noMatch
+      case .error(let message, let offset):
+        return .failure(explain(document, lineMessage: nil, lineOffset: offset, fallback: message))
+      }
+    }
+  }
+
+  /// A string as `SELF`; no JSON is read.
+  func evaluate(string: String) -> Decision {
+    do throws(EvaluationError) {
+      return try predicate.evaluate(with: string, variables: variables) ? .match : .noMatch
+    } catch {
+      return .failure(evaluationFailure(error))
+    }
+  }
+
+  /// Every line of a JSON Lines buffer.
+  func evaluateLines(_ buffer: UnsafeRawBufferPointer, spans: Bool, matched: Bool) -> LinesResult {
+    var result = LinesResult.Builder(spans: spans, matched: matched)
+    withDecider { decider in
+      LineSplitter.forEachLine(buffer) { start, length in
+        let line = UnsafeRawBufferPointer(rebasing: buffer[start..<start + length])
+        let outcome = decider.decide(line, readable: buffer.count - start)
+        switch outcome {
+        case .match: result.append(.match, start: start, line: line)
+        case .noMatch: result.append(.noMatch, start: start, line: line)
+        case .error(let message, let offset):
+          result.append(.error, start: start, line: line)
+          result.appendError(explain(line, lineMessage: message, lineOffset: offset, fallback: message))
+        }
+      }
+    }
+    return result.finish()
+  }
+
+  /// A decider of this predicate for the length of `body`: an idle one, or a new one.
+  private func withDecider<R>(_ body: (Decider) -> R) -> R {
+    let decider = idle.withLock { $0.popLast() } ?? Decider(self)
+    defer { idle.withLock { $0.append(decider) } }
+    return body(decider)
+  }
+
+  /// The error a line or document failed with, worded as the engine words it, with its
+  /// kind: the decider reports a message only, so the failing input goes again through
+  /// Sift's own JSON reader and the schema-free predicate (the rare path; the common one
+  /// stays as fast as `sift filter`). `lineMessage` is the decider's message for a line
+  /// (kept as `sift filter --decisions` writes it), nil for a document.
+  private func explain(_ bytes: UnsafeRawBufferPointer, lineMessage: String?, lineOffset: Int?, fallback: String)
+    -> Failure
+  {
+    let value: SiftValue
+    do throws(JSONError) {
+      value = try SiftValue(json: bytes.uint8, maxDepth: LineEvaluatorLimits.maxDepth)
+    } catch {
+      let message = lineMessage ?? "not valid JSON: \(error.message)"
+      return Failure(.json, message, offset: lineMessage == nil ? error.offset : lineOffset)
+    }
+    do throws(EvaluationError) {
+      _ = try evaluatePlain(value)
+    } catch {
+      return evaluationFailure(error)
+    }
+    // The decider failed where the plain predicate does not: its own compile of the
+    // predicate without a schema, reported as LineEvaluator reports it.
+    return Failure(.evaluation, fallback, kind: "invalidArgument")
+  }
+
+  /// What LineEvaluator's slow path does with a whole value.
+  private func evaluatePlain(_ value: SiftValue) throws(EvaluationError) -> Bool {
+    guard apns else { return try predicate.evaluate(with: value, variables: variables) }
+    var criteria = SiftValue.null
+    if case .dictionary(let top) = value, case .dictionary(let aps)? = top["aps"] {
+      criteria = aps["filter-criteria"] ?? .null
+    }
+    if case .string(let text) = criteria { return try predicate.evaluate(with: text, variables: variables) }
+    return try predicate.evaluate(with: criteria, variables: variables)
+  }
+
+  private func evaluationFailure(_ error: EvaluationError) -> Failure {
+    Failure(
+      .evaluation, error.message, offset: error.range.start, kind: Status.word(of: error.kind),
+      rendered: error.render(source: format))
+  }
+
+  // MARK: Identity
+
+  func isEqual(to other: CompiledPredicate) -> Bool {
+    syntax == other.syntax && apns == other.apns && variables == other.variables
+  }
+
+  var hash: UInt64 {
+    var hasher = Hasher()
+    hasher.combine(syntax)
+    hasher.combine(apns)
+    hasher.combine(variables)
+    return UInt64(bitPattern: Int64(hasher.finalize()))
+  }
+
+  /// Fit for a set: a set evaluates documents with no variables and no APNs rule.
+  var fitsASet: Bool { !apns && variables.isEmpty }
+}
+
+/// The limits LineEvaluator applies, repeated where this layer reads JSON itself.
+enum LineEvaluatorLimits {
+  static let maxDepth = 512
+}
+
+/// One LineEvaluator (it parses with its own simdjson parser, so one thread at a time) and
+/// the padded copy a caller's document is decided in.
+final class Decider: @unchecked Sendable {
+  // @unchecked: a decider is used by one thread at a time; CompiledPredicate hands it out
+  // from under a lock and takes it back after the call.
+  private let evaluator: LineEvaluator?
+  private let failure: String?
+  private var scratch: UnsafeMutableRawBufferPointer
+
+  init(_ predicate: CompiledPredicate) {
+    do throws(PredicateSyntaxError) {
+      evaluator = try LineEvaluator(
+        syntax: predicate.syntax, format: predicate.format, apns: predicate.apns, variables: predicate.variables)
+      failure = nil
+    } catch {
+      // It compiled once already (CompiledPredicate.compile); kept rather than trapped.
+      evaluator = nil
+      failure = error.error.message
+    }
+    scratch = .allocate(byteCount: 4096, alignment: 64)
+  }
+
+  deinit { scratch.deallocate() }
+
+  /// Decides `bytes`; `readable` is how many bytes may be read from its start (nil: only
+  /// its own, so it is copied into padded memory first).
+  func decide(_ bytes: UnsafeRawBufferPointer, readable: Int?) -> LineEvaluator.Outcome {
+    guard let evaluator else { return .error(message: failure ?? "the predicate does not compile", offset: nil) }
+    let padding = Int(SIFT_JSON_PADDING)
+    if let readable, readable - bytes.count >= padding, let base = bytes.baseAddress {
+      return evaluator.decide(
+        UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count), readable: readable)
+    }
+    if scratch.count < bytes.count + padding {
+      scratch.deallocate()
+      scratch = .allocate(byteCount: bytes.count + padding, alignment: 64)
+    }
+    if bytes.count > 0, let source = bytes.baseAddress {
+      scratch.baseAddress!.copyMemory(from: source, byteCount: bytes.count)
+    }
+    return evaluator.decide(
+      UnsafeBufferPointer(start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+      readable: scratch.count)
+  }
+}
+
+/// A set of predicates under ids of one type.
+final class PredicateSetObject: Sendable {
+  enum Storage: Sendable {
+    case numbers(SiftPredicateSet<UInt64>)
+    case bytes(SiftPredicateSet<[UInt8]>)
+  }
+
+  /// The ids of one match.
+  enum IDs {
+    case numbers([UInt64])
+    case bytes([[UInt8]])
+  }
+
+  let storage: Storage
+
+  init(bytes: Bool) { storage = bytes ? .bytes(SiftPredicateSet()) : .numbers(SiftPredicateSet()) }
+
+  var isBytes: Bool {
+    if case .bytes = storage { return true }
+    return false
+  }
+
+  func insert(_ predicate: CompiledPredicate, number: UInt64) {
+    if case .numbers(let set) = storage { set.insert(predicate.predicate, id: number) }
+  }
+
+  func insert(_ predicate: CompiledPredicate, bytes: [UInt8]) {
+    if case .bytes(let set) = storage { set.insert(predicate.predicate, id: bytes) }
+  }
+
+  func remove(number: UInt64) -> Bool {
+    if case .numbers(let set) = storage { return set.remove(id: number) }
+    return false
+  }
+
+  func remove(bytes: [UInt8]) -> Bool {
+    if case .bytes(let set) = storage { return set.remove(id: bytes) }
+    return false
+  }
+
+  var count: Int {
+    switch storage {
+    case .numbers(let set): set.count
+    case .bytes(let set): set.count
+    }
+  }
+
+  /// The ids whose predicates match the JSON document (read whole, with Sift's reader).
+  func match(_ document: UnsafeRawBufferPointer) throws(Failure) -> IDs {
+    let value: SiftValue
+    do throws(JSONError) {
+      value = try SiftValue(json: document.uint8, maxDepth: LineEvaluatorLimits.maxDepth)
+    } catch {
+      throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
+    }
+    switch storage {
+    case .numbers(let set): return .numbers(set.matches(value))
+    case .bytes(let set): return .bytes(set.matches(value))
+    }
+  }
+}
+
+/// `SIFT_COMPILE_TAGGED_VALUES`: the JSON a language binding writes for values JSON has no
+/// form for. Every object is tagged, so a dictionary can never be mistaken for a date.
+enum TaggedValues {
+  /// Seconds from 1970-01-01 to 2001-01-01 (Foundation's reference date), both UTC.
+  static let unixToReference = 978_307_200.0
+
+  static func untag(_ value: SiftValue, what: String) throws(Failure) -> SiftValue {
+    switch value {
+    case .array(let elements):
+      var out: [SiftValue] = []
+      out.reserveCapacity(elements.count)
+      for element in elements { out.append(try untag(element, what: what)) }
+      return .array(out)
+    case .dictionary(let members):
+      if members.count == 1, let date = members["$date"] {
+        switch date {
+        case .int(let seconds): return .date(secondsSinceReferenceDate: Double(seconds) - unixToReference)
+        case .double(let seconds): return .date(secondsSinceReferenceDate: seconds - unixToReference)
+        default: throw Failure(.json, "in \(what), \"$date\" must be a number of seconds since 1970")
+        }
+      }
+      if members.count == 1, case .dictionary(let inner)? = members["$dict"] {
+        var out: [String: SiftValue] = [:]
+        out.reserveCapacity(inner.count)
+        for (key, element) in inner { out[key] = try untag(element, what: what) }
+        return .dictionary(out)
+      }
+      throw Failure(
+        .json, "in \(what), an object must be {\"$date\": seconds} or {\"$dict\": {…}} (SIFT_COMPILE_TAGGED_VALUES)")
+    case .null, .bool, .int, .double, .string, .date:
+      return value
+    }
+  }
+}

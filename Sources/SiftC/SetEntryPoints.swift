@@ -1,0 +1,156 @@
+// The predicate-set functions of sift.h (SiftPredicateSet through PredicateSetObject).
+
+@_cdecl("sift_set_create")
+public func sift_set_create(_ idType: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    guard let out else { throw Failure(.null, "out is NULL") }
+    out.pointee = nil
+    guard idType == 0 || idType == 1 else { throw Failure(.argument, "the id type is SIFT_ID_NUMBER or SIFT_ID_BYTES") }
+    try Reporting.publish(PredicateSetObject(bytes: idType == 1), to: out)
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_set_free")
+public func sift_set_free(_ set: OpaquePointer?) -> Int32 {
+  HandleTable.shared.remove(set, as: PredicateSetObject.self) == nil ? Status.handle.rawValue : Status.ok.rawValue
+}
+
+/// The set and predicate of an insertion, checked.
+private func insertion(_ set: OpaquePointer?, _ predicate: OpaquePointer?, bytes: Bool) throws(Failure) -> (
+  PredicateSetObject, CompiledPredicate
+) {
+  let target = try Reporting.object(set, PredicateSetObject.self, "set")
+  let compiled = try Reporting.object(predicate, CompiledPredicate.self, "predicate")
+  guard target.isBytes == bytes else {
+    throw Failure(.argument, bytes ? "the set has number ids" : "the set has byte ids")
+  }
+  guard compiled.fitsASet else {
+    throw Failure(.argument, "a set cannot hold a predicate compiled with variables or SIFT_COMPILE_APNS")
+  }
+  return (target, compiled)
+}
+
+@_cdecl("sift_set_insert")
+public func sift_set_insert(_ set: OpaquePointer?, _ id: UInt64, _ predicate: OpaquePointer?) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let (target, compiled) = try insertion(set, predicate, bytes: false)
+    target.insert(compiled, number: id)
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_set_insert_bytes")
+public func sift_set_insert_bytes(
+  _ set: OpaquePointer?, _ id: UnsafeRawPointer?, _ idLength: Int, _ predicate: OpaquePointer?
+) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let bytes = try Buffers.required(id, idLength, what: "id")
+    let (target, compiled) = try insertion(set, predicate, bytes: true)
+    target.insert(compiled, bytes: Array(bytes.uint8))
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_set_remove")
+public func sift_set_remove(_ set: OpaquePointer?, _ id: UInt64) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let target = try Reporting.object(set, PredicateSetObject.self, "set")
+    guard !target.isBytes else { throw Failure(.argument, "the set has byte ids") }
+    return target.remove(number: id) ? 1 : 0
+  }
+}
+
+@_cdecl("sift_set_remove_bytes")
+public func sift_set_remove_bytes(_ set: OpaquePointer?, _ id: UnsafeRawPointer?, _ idLength: Int) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let target = try Reporting.object(set, PredicateSetObject.self, "set")
+    let bytes = try Buffers.required(id, idLength, what: "id")
+    guard target.isBytes else { throw Failure(.argument, "the set has number ids") }
+    return target.remove(bytes: Array(bytes.uint8)) ? 1 : 0
+  }
+}
+
+@_cdecl("sift_set_count")
+public func sift_set_count(_ set: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let target = try Reporting.object(set, PredicateSetObject.self, "set")
+    guard let count else { throw Failure(.null, "count is NULL") }
+    count.pointee = target.count
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_set_match_ids")
+public func sift_set_match_ids(
+  _ set: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ length: Int, _ ids: UnsafeMutablePointer<UInt64>?,
+  _ capacity: Int, _ count: UnsafeMutablePointer<Int>?, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+  Reporting.run(error) { () throws(Failure) -> Int32 in
+    let target = try Reporting.object(set, PredicateSetObject.self, "set")
+    let document = try Buffers.required(json, length, what: "json")
+    guard let count else { throw Failure(.null, "count is NULL") }
+    guard capacity >= 0 else { throw Failure(.tooLarge, "capacity is above SIFT_MAX_LENGTH") }
+    if capacity > 0 && ids == nil { throw Failure(.null, "ids is NULL") }
+    guard case .numbers(let found) = try target.match(document) else {
+      throw Failure(.argument, "the set has byte ids: use sift_set_match")
+    }
+    count.pointee = found.count
+    if let ids {
+      for (i, id) in found.prefix(capacity).enumerated() { ids[i] = id }
+    }
+    if found.count > capacity {
+      throw Failure(.buffer, "\(found.count) ids match; the buffer holds \(capacity)")
+    }
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_set_match")
+public func sift_set_match(
+  _ set: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ length: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+  _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+  Reporting.run(error) { () throws(Failure) -> Int32 in
+    guard let out else { throw Failure(.null, "out is NULL") }
+    out.pointee = nil
+    let target = try Reporting.object(set, PredicateSetObject.self, "set")
+    let document = try Buffers.required(json, length, what: "json")
+    try Reporting.publish(MatchesObject(try target.match(document)), to: out)
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_matches_count")
+public func sift_matches_count(_ matches: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let result = try Reporting.object(matches, MatchesObject.self, "matches")
+    guard let count else { throw Failure(.null, "count is NULL") }
+    count.pointee = result.count
+    return Status.ok.rawValue
+  }
+}
+
+@_cdecl("sift_matches_get")
+public func sift_matches_get(
+  _ matches: OpaquePointer?, _ index: Int, _ number: UnsafeMutablePointer<UInt64>?,
+  _ bytes: UnsafeMutablePointer<UnsafeRawPointer?>?, _ length: UnsafeMutablePointer<Int>?
+) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let result = try Reporting.object(matches, MatchesObject.self, "matches")
+    guard index >= 0, index < result.count else { throw Failure(.argument, "index \(index) is past the end") }
+    if let numbers = result.numbers {
+      number?.pointee = numbers[index]
+      return 0
+    }
+    let id = result.bytes[index]
+    bytes?.pointee = UnsafeRawPointer(id.baseAddress)
+    length?.pointee = id.count
+    return 1
+  }
+}
+
+@_cdecl("sift_matches_free")
+public func sift_matches_free(_ matches: OpaquePointer?) -> Int32 {
+  HandleTable.shared.remove(matches, as: MatchesObject.self) == nil ? Status.handle.rawValue : Status.ok.rawValue
+}
