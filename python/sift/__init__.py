@@ -110,27 +110,30 @@ def _default(value):
     if isinstance(value, (set, frozenset)):
         return list(value)
     if isinstance(value, (_datetime.datetime, _datetime.date, _datetime.time)):
-        raise TypeError(
-            "sift: JSON has no dates: pass a datetime in a document as a number (timestamp()) "
-            "or a string; datetime arguments of a Predicate are dates"
-        )
+        raise TypeError(_DATES)
     raise TypeError(f"sift: a {type(value).__name__} is not a JSON value")
 
 
 _OPTIONS = _orjson.OPT_PASSTHROUGH_DATETIME | _orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_SUBCLASS
 
 
+_DATES = "sift: JSON has no dates: pass a datetime in a document as a number (timestamp()) or a string"
+
+
 def _dumps(value):
     try:
         return _orjson.dumps(value, default=_default, option=_OPTIONS)
     except _orjson.JSONEncodeError as error:
+        message = str(error)
+        if "64-bit" not in message:
+            if message.endswith(("datetime.datetime", "datetime.date", "datetime.time")):
+                raise TypeError(_DATES) from None
+            raise TypeError(f"sift: cannot write {type(value).__name__} as JSON: {message}") from None
         # Integers beyond 64 bits: the standard library writes them (Sift reads them as doubles).
-        if isinstance(error.__cause__, TypeError) and str(error.__cause__).startswith("sift:"):
-            raise error.__cause__ from None
         try:
             return _json.dumps(value, default=_default, separators=(",", ":"), ensure_ascii=False).encode()
-        except (TypeError, ValueError):
-            raise TypeError(f"sift: cannot write {type(value).__name__} as JSON: {error}") from None
+        except (TypeError, ValueError) as again:
+            raise TypeError(f"sift: cannot write {type(value).__name__} as JSON: {again}") from None
 
 
 def _tag(value):
