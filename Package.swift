@@ -57,7 +57,8 @@ let package = Package(
     // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
     // otherwise a replay tool.
     .target(
-      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine"], path: "Tests/Fuzz/Targets"),
+      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine", "SiftC"],
+      path: "Tests/Fuzz/Targets"),
     .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(

@@ -33,6 +33,15 @@ package enum FuzzSeeds {
         + keys.map { key in
           Array("%K == 1\0[\(key)]\0{\(key): 1}\n{\(key): 2, \"a\": 1}\n{\"a\": 1, \(key): 1}\n".utf8)
         }
+    case .abi:
+      // A flags byte (plain, APNs, tagged, AND first, an unknown flag), each conformance
+      // predicate with its arguments, and a few objects from the cases as JSON Lines.
+      let cases = conformanceCases(root)
+      return cases.enumerated().map { index, c in
+        let objects = (0..<3).map { cases[(index &* 5 &+ $0 &* 11) % cases.count].object }
+        return [UInt8([0, 1, 2, 4, 8][index % 5])] + c.format + [0] + c.args + [0]
+          + Array(objects.joined(separator: [0x0A]))
+      }
     case .jsonLines:
       // Conformance files are JSON Lines of `sift cases` requests already; each seed
       // takes a few lines, with one shape byte in front.
