@@ -33,7 +33,7 @@ final class ErrorObject: HandleObject {
     status = failure.status
     word = failure.kind
     message = CText(failure.message)
-    rendered = CText(failure.rendered ?? failure.message)
+    rendered = CText(failure.render?() ?? failure.message)
     offset = failure.offset.map(Int64.init) ?? -1
   }
 }

@@ -16,15 +16,19 @@ struct Failure: Error {
   var message: String
   /// A UTF-8 byte offset: in the predicate's text (syntax and evaluation errors) or in the JSON.
   var offset: Int?
-  /// The diagnostic with its caret, when there is one.
-  var rendered: String?
+  /// Renders the diagnostic with its caret, when there is one: only when an error object
+  /// is made (a caller that passes no `sift_error **` does not pay for it).
+  var render: (@Sendable () -> String)?
 
-  init(_ status: Status, _ message: String, offset: Int? = nil, kind: StaticString? = nil, rendered: String? = nil) {
+  init(
+    _ status: Status, _ message: String, offset: Int? = nil, kind: StaticString? = nil,
+    render: (@Sendable () -> String)? = nil
+  ) {
     self.status = status
     self.kind = kind ?? status.word
     self.message = message
     self.offset = offset
-    self.rendered = rendered
+    self.render = render
   }
 }
 
@@ -110,7 +114,7 @@ final class CompiledPredicate: Sendable {
       return CompiledPredicate(
         syntax: syntax, format: text, apns: flags.contains(.apns), variables: vars, predicate: plain)
     } catch {
-      throw Failure(.syntax, error.error.message, offset: error.error.range.start, rendered: error.description)
+      throw Failure(.syntax, error.error.message, offset: error.error.range.start, render: { error.description })
     }
   }
 
@@ -211,9 +215,10 @@ final class CompiledPredicate: Sendable {
   }
 
   private func evaluationFailure(_ error: EvaluationError) -> Failure {
-    Failure(
+    let format = self.format
+    return Failure(
       .evaluation, error.message, offset: error.range.start, kind: Status.word(of: error.kind),
-      rendered: error.render(source: format))
+      render: { error.render(source: format) })
   }
 
   // MARK: Identity

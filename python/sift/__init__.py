@@ -247,13 +247,6 @@ class Predicate:
     def _document(self, obj):
         """`obj` as JSON bytes (or a buffer) and its length."""
         kind = type(obj)
-        if kind is dict:
-            keys = self._keys
-            if keys is not None:
-                # Only the keys the predicate reads: the same answer, less to write and read.
-                obj = {key: obj[key] for key in keys if key in obj}
-            data = _dumps(obj)
-            return data, len(data)
         if kind is bytes:
             return obj, len(obj)
         if kind is str or kind is bytearray or kind is memoryview:
