@@ -1,7 +1,7 @@
 /* sift.h: the C interface of Sift, Apple's NSPredicate format language on Linux.
  *
- * One header, one library (libsift.so, the `sift` dynamic-library product of the Swift
- * package: `swift build -c release --product libsift`). Plain C99: opaque handles, integers,
+ * One header, one library (libsiftc.so, the `siftc` dynamic-library product of the Swift
+ * package: `swift build -c release --product siftc`; `sift` is the command line's product). Plain C99: opaque handles, integers,
  * byte buffers with lengths. Compile a predicate once, evaluate it many times on JSON:
  *
  *   sift_predicate *p = NULL;
@@ -17,7 +17,7 @@
  *   sift_predicate_free(p);
  *
  * Build against it:
- *   cc -std=c99 -Iinclude app.c -L.build/release -lsift -Wl,-rpath,$PWD/.build/release
+ *   cc -std=c99 -Iinclude app.c -L.build/release -lsiftc -Wl,-rpath,$PWD/.build/release
  *
  * ------------------------------------------------------------------------------------------
  * CONVENTIONS (every function)
@@ -62,6 +62,11 @@
  * repeats in an object, the last occurrence wins. Documents are read with simdjson, as
  * `sift filter` reads them: only the values of the keys the predicate reads are turned into
  * values.
+ *
+ * Memory. A predicate's first JSON evaluation gives it a simdjson parser and a copy compiled
+ * for the keys it reads (about 20 KiB resident; one more for each thread that evaluated it
+ * at the same time as another), kept until the predicate is freed. Predicates used only in
+ * sets or with sift_predicate_evaluate_string never make one.
  *
  * Limits. Evaluation runs under Sift's default budget (1,000,000 steps; README "Limits"):
  * a predicate that runs out of it is an evaluation error of kind "limitExceeded". A
@@ -230,9 +235,11 @@ int sift_lines_spans(const sift_lines *lines, const uint64_t **starts, const uin
 int sift_lines_matched(const sift_lines *lines, const char **bytes, size_t *length);
 
 /* The index-th error (0-based, in line order): the line's 0-based index, the status
- * (SIFT_E_JSON or SIFT_E_EVALUATION), the kind, the message and its length, and the byte
- * offset in the line (-1 when none). Output pointers may be NULL. SIFT_E_ARGUMENT for an
- * index past the last error. */
+ * (SIFT_E_JSON or SIFT_E_EVALUATION), the kind (a static string), the message and its length
+ * (valid until the result is freed), and the offset: for SIFT_E_JSON the byte in the line,
+ * for SIFT_E_EVALUATION the byte of the failing part in the predicate's text (-1 when
+ * none). The message is worded as `sift filter --decisions` words it. Output pointers may
+ * be NULL. SIFT_E_ARGUMENT for an index past the last error. */
 int sift_lines_error(const sift_lines *lines, size_t index, size_t *line, int *code, const char **kind,
                      const char **message, size_t *message_length, int64_t *offset);
 
@@ -256,6 +263,13 @@ int sift_set_free(sift_set *set);
  * evaluates documents without either), or an id of the other type. */
 int sift_set_insert(sift_set *set, uint64_t id, const sift_predicate *predicate);
 int sift_set_insert_bytes(sift_set *set, const void *id, size_t id_length, const sift_predicate *predicate);
+
+/* Adds count predicates under the number ids ids[0..count) as one update (SIFT_ID_NUMBER
+ * sets): a concurrent match sees all of them or none, and the index is reorganised once, so
+ * loading many predicates this way is faster than one sift_set_insert each. Nothing is added
+ * when any predicate is not a live handle or cannot go into a set. A repeated id keeps its
+ * last predicate. */
+int sift_set_insert_many(sift_set *set, const uint64_t *ids, sift_predicate *const *predicates, size_t count);
 
 /* Removes the predicate under id: 1 when there was one, 0 when not, or a negative status. */
 int sift_set_remove(sift_set *set, uint64_t id);

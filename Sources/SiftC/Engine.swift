@@ -320,6 +320,14 @@ final class PredicateSetObject: Sendable {
     if case .bytes(let set) = storage { set.insert(predicate.predicate, id: bytes) }
   }
 
+  /// Adds every pair as one update (`insert(contentsOf:)`): a concurrent match sees all of
+  /// them or none, and the index is settled once.
+  func insert(_ predicates: [CompiledPredicate], numbers: UnsafeBufferPointer<UInt64>) {
+    if case .numbers(let set) = storage {
+      set.insert(contentsOf: zip(numbers, predicates).lazy.map { (id: $0, predicate: $1.predicate) })
+    }
+  }
+
   func remove(number: UInt64) -> Bool {
     if case .numbers(let set) = storage { return set.remove(id: number) }
     return false

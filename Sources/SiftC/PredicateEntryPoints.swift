@@ -1,6 +1,7 @@
 // The predicate functions of sift.h. Each validates its arguments, looks its handle up and
 // hands over to CompiledPredicate (Engine.swift); no Swift error or trap crosses.
 
+/// `sift_predicate_compile` (include/sift.h): Compiles a format with JSON arguments and variables into a predicate handle.
 @_cdecl("sift_predicate_compile")
 public func sift_predicate_compile(
   _ format: UnsafePointer<CChar>?, _ formatLength: Int, _ args: UnsafePointer<CChar>?, _ argsLength: Int,
@@ -23,11 +24,13 @@ public func sift_predicate_compile(
   }
 }
 
+/// `sift_predicate_free` (include/sift.h): Frees a predicate handle.
 @_cdecl("sift_predicate_free")
 public func sift_predicate_free(_ predicate: OpaquePointer?) -> Int32 {
   HandleTable.shared.remove(predicate, as: CompiledPredicate.self) == nil ? Status.handle.rawValue : Status.ok.rawValue
 }
 
+/// `sift_predicate_evaluate` (include/sift.h): Evaluates one JSON document: 1, 0 or a negative status.
 @_cdecl("sift_predicate_evaluate")
 public func sift_predicate_evaluate(
   _ predicate: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ length: Int,
@@ -46,6 +49,7 @@ public func sift_predicate_evaluate(
   }
 }
 
+/// `sift_predicate_evaluate_string` (include/sift.h): Evaluates with a UTF-8 string as SELF.
 @_cdecl("sift_predicate_evaluate_string")
 public func sift_predicate_evaluate_string(
   _ predicate: OpaquePointer?, _ utf8: UnsafePointer<CChar>?, _ length: Int,
@@ -65,6 +69,7 @@ public func sift_predicate_evaluate_string(
   }
 }
 
+/// `sift_predicate_evaluate_lines` (include/sift.h): Evaluates every line of a JSON Lines buffer into a result handle.
 @_cdecl("sift_predicate_evaluate_lines")
 public func sift_predicate_evaluate_lines(
   _ predicate: OpaquePointer?, _ buffer: UnsafePointer<CChar>?, _ length: Int, _ flags: UInt32,
@@ -82,6 +87,7 @@ public func sift_predicate_evaluate_lines(
   }
 }
 
+/// `sift_predicate_format` (include/sift.h): Writes the canonical text.
 @_cdecl("sift_predicate_format")
 public func sift_predicate_format(
   _ predicate: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
@@ -93,6 +99,7 @@ public func sift_predicate_format(
   return Buffers.write(compiled.canonical, to: buffer, capacity: capacity, length: length)
 }
 
+/// `sift_predicate_keys` (include/sift.h): Writes the top-level keys read, as JSON.
 @_cdecl("sift_predicate_keys")
 public func sift_predicate_keys(
   _ predicate: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
@@ -104,6 +111,7 @@ public func sift_predicate_keys(
   return Buffers.write(compiled.keysJSON, to: buffer, capacity: capacity, length: length)
 }
 
+/// `sift_predicate_equal` (include/sift.h): 1 when two predicates are equal, 0 when not.
 @_cdecl("sift_predicate_equal")
 public func sift_predicate_equal(_ a: OpaquePointer?, _ b: OpaquePointer?) -> Int32 {
   guard let first = HandleTable.shared.object(a, as: CompiledPredicate.self),
@@ -112,6 +120,7 @@ public func sift_predicate_equal(_ a: OpaquePointer?, _ b: OpaquePointer?) -> In
   return first.isEqual(to: second) ? 1 : 0
 }
 
+/// `sift_predicate_hash` (include/sift.h): A hash consistent with sift_predicate_equal.
 @_cdecl("sift_predicate_hash")
 public func sift_predicate_hash(_ predicate: OpaquePointer?, _ hash: UnsafeMutablePointer<UInt64>?) -> Int32 {
   guard let compiled = HandleTable.shared.object(predicate, as: CompiledPredicate.self) else {

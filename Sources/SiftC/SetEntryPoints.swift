@@ -1,5 +1,6 @@
 // The predicate-set functions of sift.h (SiftPredicateSet through PredicateSetObject).
 
+/// `sift_set_create` (include/sift.h): Creates a predicate set with number or byte-string ids.
 @_cdecl("sift_set_create")
 public func sift_set_create(_ idType: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
   Reporting.run { () throws(Failure) -> Int32 in
@@ -11,6 +12,7 @@ public func sift_set_create(_ idType: Int32, _ out: UnsafeMutablePointer<OpaqueP
   }
 }
 
+/// `sift_set_free` (include/sift.h): Frees a set.
 @_cdecl("sift_set_free")
 public func sift_set_free(_ set: OpaquePointer?) -> Int32 {
   HandleTable.shared.remove(set, as: PredicateSetObject.self) == nil ? Status.handle.rawValue : Status.ok.rawValue
@@ -31,6 +33,7 @@ private func insertion(_ set: OpaquePointer?, _ predicate: OpaquePointer?, bytes
   return (target, compiled)
 }
 
+/// `sift_set_insert` (include/sift.h): Adds a predicate under a number id.
 @_cdecl("sift_set_insert")
 public func sift_set_insert(_ set: OpaquePointer?, _ id: UInt64, _ predicate: OpaquePointer?) -> Int32 {
   Reporting.run { () throws(Failure) -> Int32 in
@@ -40,6 +43,32 @@ public func sift_set_insert(_ set: OpaquePointer?, _ id: UInt64, _ predicate: Op
   }
 }
 
+/// `sift_set_insert_many` (include/sift.h): Adds many predicates under number ids as one update.
+@_cdecl("sift_set_insert_many")
+public func sift_set_insert_many(
+  _ set: OpaquePointer?, _ ids: UnsafePointer<UInt64>?, _ predicates: UnsafePointer<OpaquePointer?>?, _ count: Int
+) -> Int32 {
+  Reporting.run { () throws(Failure) -> Int32 in
+    let target = try Reporting.object(set, PredicateSetObject.self, "set")
+    guard target.isBytes == false else { throw Failure(.argument, "the set has byte ids") }
+    guard count >= 0, count <= Buffers.maxLength / 8 else { throw Failure(.tooLarge, "count is too large") }
+    if count == 0 { return Status.ok.rawValue }
+    guard let ids, let predicates else { throw Failure(.null, "ids or predicates is NULL") }
+    var compiled: [CompiledPredicate] = []
+    compiled.reserveCapacity(count)
+    for k in 0..<count {
+      let predicate = try Reporting.object(predicates[k], CompiledPredicate.self, "predicate \(k)")
+      guard predicate.fitsASet else {
+        throw Failure(.argument, "a set cannot hold a predicate compiled with variables or SIFT_COMPILE_APNS")
+      }
+      compiled.append(predicate)
+    }
+    target.insert(compiled, numbers: UnsafeBufferPointer(start: ids, count: count))
+    return Status.ok.rawValue
+  }
+}
+
+/// `sift_set_insert_bytes` (include/sift.h): Adds a predicate under a byte-string id.
 @_cdecl("sift_set_insert_bytes")
 public func sift_set_insert_bytes(
   _ set: OpaquePointer?, _ id: UnsafeRawPointer?, _ idLength: Int, _ predicate: OpaquePointer?
@@ -52,6 +81,7 @@ public func sift_set_insert_bytes(
   }
 }
 
+/// `sift_set_remove` (include/sift.h): Removes a number id: 1 when it was there.
 @_cdecl("sift_set_remove")
 public func sift_set_remove(_ set: OpaquePointer?, _ id: UInt64) -> Int32 {
   Reporting.run { () throws(Failure) -> Int32 in
@@ -61,6 +91,7 @@ public func sift_set_remove(_ set: OpaquePointer?, _ id: UInt64) -> Int32 {
   }
 }
 
+/// `sift_set_remove_bytes` (include/sift.h): Removes a byte-string id: 1 when it was there.
 @_cdecl("sift_set_remove_bytes")
 public func sift_set_remove_bytes(_ set: OpaquePointer?, _ id: UnsafeRawPointer?, _ idLength: Int) -> Int32 {
   Reporting.run { () throws(Failure) -> Int32 in
@@ -71,6 +102,7 @@ public func sift_set_remove_bytes(_ set: OpaquePointer?, _ id: UnsafeRawPointer?
   }
 }
 
+/// `sift_set_count` (include/sift.h): The number of predicates in a set.
 @_cdecl("sift_set_count")
 public func sift_set_count(_ set: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> Int32 {
   Reporting.run { () throws(Failure) -> Int32 in
@@ -81,6 +113,7 @@ public func sift_set_count(_ set: OpaquePointer?, _ count: UnsafeMutablePointer<
   }
 }
 
+/// `sift_set_match_ids` (include/sift.h): The number ids whose predicates match a document, into a caller buffer.
 @_cdecl("sift_set_match_ids")
 public func sift_set_match_ids(
   _ set: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ length: Int, _ ids: UnsafeMutablePointer<UInt64>?,
@@ -106,6 +139,7 @@ public func sift_set_match_ids(
   }
 }
 
+/// `sift_set_match` (include/sift.h): The ids whose predicates match a document, as a result handle.
 @_cdecl("sift_set_match")
 public func sift_set_match(
   _ set: OpaquePointer?, _ json: UnsafePointer<CChar>?, _ length: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?,
@@ -121,6 +155,7 @@ public func sift_set_match(
   }
 }
 
+/// `sift_matches_count` (include/sift.h): The number of ids in a match result.
 @_cdecl("sift_matches_count")
 public func sift_matches_count(_ matches: OpaquePointer?, _ count: UnsafeMutablePointer<Int>?) -> Int32 {
   Reporting.run { () throws(Failure) -> Int32 in
@@ -131,6 +166,7 @@ public func sift_matches_count(_ matches: OpaquePointer?, _ count: UnsafeMutable
   }
 }
 
+/// `sift_matches_get` (include/sift.h): One id of a match result.
 @_cdecl("sift_matches_get")
 public func sift_matches_get(
   _ matches: OpaquePointer?, _ index: Int, _ number: UnsafeMutablePointer<UInt64>?,
@@ -150,6 +186,7 @@ public func sift_matches_get(
   }
 }
 
+/// `sift_matches_free` (include/sift.h): Frees a match result.
 @_cdecl("sift_matches_free")
 public func sift_matches_free(_ matches: OpaquePointer?) -> Int32 {
   HandleTable.shared.remove(matches, as: MatchesObject.self) == nil ? Status.handle.rawValue : Status.ok.rawValue

@@ -343,6 +343,16 @@ static void test_sets(void) {
   EQ(sift_set_match_ids(s, doc, strlen(doc), ids, 4, &count, NULL), SIFT_OK);
   EQ(count, 1);
   EQ(ids[0], 20);
+  /* Many at once; nothing is added when one of them cannot go in. */
+  sift_predicate *many[2] = {a, apns};
+  uint64_t many_ids[2] = {40, 41};
+  EQ(sift_set_insert_many(s, many_ids, many, 2), SIFT_E_ARGUMENT);
+  EQ(sift_set_insert_many(s, many_ids, many, 1), SIFT_OK);
+  EQ(sift_set_insert_many(s, NULL, NULL, 0), SIFT_OK);
+  EQ(sift_set_insert_many(s, NULL, many, 1), SIFT_E_NULL);
+  EQ(sift_set_count(s, &count), SIFT_OK);
+  EQ(count, 2);
+  EQ(sift_set_remove(s, 40), 1);
   /* The set keeps its predicates when their handles are freed. */
   sift_predicate_free(b);
   EQ(sift_set_match_ids(s, doc, strlen(doc), ids, 4, &count, NULL), SIFT_OK);

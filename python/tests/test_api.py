@@ -91,5 +91,21 @@ def test_predicate_set():
     assert many.match({"priority": 2}) == list(range(300))
 
 
+def test_update_adds_many_as_one():
+    s = sift.PredicateSet()
+    s.add("first", sift.Predicate("priority >= 0"))
+    s.update([(k, sift.Predicate("filterCriteria == %@", "a-%d" % k)) for k in range(1000)] + [("first", sift.Predicate("priority >= 9"))])
+    assert len(s) == 1001
+    assert s.match({"filterCriteria": "a-7", "priority": 1}) == [7]
+    assert s.match({"filterCriteria": "a-7", "priority": 9}) == ["first", 7]
+    s.update({"x": sift.Predicate("priority == 2")})
+    assert s.match({"priority": 2}) == ["x"]
+    import pytest
+
+    with pytest.raises(ValueError):
+        s.update([("y", sift.Predicate("priority == 2")), ("z", sift.Predicate("a == $v", variables={"v": 1}))])
+    assert "y" not in s and len(s) == 1002
+
+
 def test_version():
     assert sift.__version__ == "0.1.0"
