@@ -76,7 +76,12 @@ final class LinesResult: HandleObject, @unchecked Sendable {
       if outcome == .match {
         matchedCount += 1
         if matched {
-          matchedBytes.append(contentsOf: line.uint8.lazy.map { CChar(bitPattern: $0) })
+          // One copy of the bytes (a lazily mapped sequence appended element by element was
+          // 13% of a bulk call's time).
+          if let base = line.baseAddress {
+            matchedBytes.append(
+              contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: CChar.self), count: line.count))
+          }
           matchedBytes.append(0x0A)
         }
       }

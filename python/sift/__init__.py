@@ -327,33 +327,58 @@ class Predicate:
             )
         return found
 
-    def _chunks(self, source):
-        """(bytes, number of the chunk's first line) of a buffer or a binary file, cut after
-        a newline so no line is split."""
+    @staticmethod
+    def _chunks(source):
+        """The buffers of a buffer or a binary file, each cut after a newline so that no
+        line is split. A file is read into one reused buffer (no new object and no
+        concatenation per chunk), so each chunk must be used before the next is asked for."""
         if isinstance(source, (bytes, bytearray, memoryview, str)):
-            yield source, 1
+            yield source
             return
         read = getattr(source, "read", None)
         if read is None:
             raise TypeError("sift: filter_lines takes bytes, str or a binary file")
-        rest = b""
-        first = 1
+        readinto = getattr(source, "readinto", None)
+        if readinto is None:  # an object with read() alone (a text file, say)
+            rest = b""
+            while True:
+                block = read(_CHUNK)
+                if isinstance(block, str):
+                    block = block.encode("utf-8", "surrogatepass")
+                if not block:
+                    if rest:
+                        yield rest
+                    return
+                block = rest + block if rest else block
+                cut = block.rfind(b"\n")
+                if cut < 0:
+                    rest = block
+                    continue
+                yield block[: cut + 1]
+                rest = block[cut + 1 :]
+        buffer = bytearray(_CHUNK)
+        kept = 0  # bytes of an unfinished line at the start of the buffer
         while True:
-            block = read(_CHUNK)
-            if isinstance(block, str):
-                block = block.encode("utf-8", "surrogatepass")
-            if not block:
-                if rest:
-                    yield rest, first
-                return
-            block = rest + block if rest else block
-            cut = block.rfind(b"\n")
+            if kept == len(buffer):  # a line longer than the buffer: a larger one (the old
+                # one may still be exported by the last chunk, so it is not resized)
+                larger = bytearray(2 * len(buffer))
+                larger[:kept] = buffer
+                buffer = larger
+            with memoryview(buffer) as view:
+                got = readinto(view[kept:])
+                if not got:
+                    if kept:
+                        yield view[:kept]
+                    return
+                end = kept + got
+                cut = buffer.rfind(b"\n", kept, end)
+                if cut >= 0:
+                    yield view[: cut + 1]
             if cut < 0:
-                rest = block
+                kept = end
                 continue
-            chunk, rest = block[: cut + 1], block[cut + 1 :]
-            yield chunk, first
-            first += chunk.count(b"\n")
+            kept = end - cut - 1
+            buffer[:kept] = buffer[cut + 1 : end]
 
     def filter_lines(self, source, errors="raise"):
         """The lines of JSON Lines `source` (bytes, str or a binary file) that match, each as
@@ -363,12 +388,15 @@ class Predicate:
         if errors not in ("raise", "skip"):
             raise ValueError('sift: errors is "raise" or "skip"')
         out = []
-        for chunk, first in self._chunks(source):
+        first = 1
+        count = _ffi.new("size_t *")
+        errors_found = _ffi.new("size_t *")
+        for chunk in self._chunks(source):
             lines = self._lines(chunk, _lib.SIFT_LINES_MATCHED)
-            if errors == "raise":
-                found = self._line_errors(lines, first)
-                if found:
-                    raise found[0]
+            _lib.sift_lines_counts(lines, count, _ffi.NULL, errors_found)
+            if errors == "raise" and errors_found[0]:
+                raise self._line_errors(lines, first)[0]
+            first += count[0]
             pointer = _ffi.new("char **")
             length = _ffi.new("size_t *")
             _lib.sift_lines_matched(lines, pointer, length)
@@ -382,14 +410,16 @@ class Predicate:
         line and the errors of the bad ones."""
         results = []
         errors = []
-        for chunk, first in self._chunks(source):
+        first = 1
+        pointer = _ffi.new("uint8_t **")
+        count = _ffi.new("size_t *")
+        for chunk in self._chunks(source):
             lines = self._lines(chunk, 0)
-            pointer = _ffi.new("uint8_t **")
-            count = _ffi.new("size_t *")
             _lib.sift_lines_results(lines, pointer, count)
             if count[0]:
                 results.append(_ffi.unpack(_ffi.cast("char *", pointer[0]), count[0]))
             errors.extend(self._line_errors(lines, first))
+            first += count[0]
         return LineDecisions(b"".join(results), errors)
 
     def __eq__(self, other):

@@ -51,6 +51,10 @@ def test_filter_lines_from_bytes_str_and_files(monkeypatch):
     assert p.filter_lines(io.BytesIO(data.rstrip(b"\n"))) == expected
     decisions = p.decide_lines(io.BytesIO(data))
     assert decisions.matched == [n + 1 for n in range(1000) if n % 3 == 0]
+    # A line longer than the file buffer (37 bytes here) grows it.
+    long = [b'{"n": 3, "pad": "%s"}' % (b"x" * 200), b'{"n": 4}', b'{"n": 9, "pad": "%s"}' % (b"y" * 90)]
+    assert p.filter_lines(io.BytesIO(b"\n".join(long))) == [long[0], long[2]]
+    assert p.filter_lines(io.StringIO(b"\n".join(long).decode())) == [long[0], long[2]]
     crlf = b'{"n": 3}\r\n{"n": 4}\r\n{"n": 6}'
     assert p.filter_lines(crlf) == [b'{"n": 3}', b'{"n": 6}']
 
