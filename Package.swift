@@ -19,16 +19,16 @@ let package = Package(
     // RE2 (Debian's libre2-dev) behind a small C interface: linear-time MATCHES for
     // regular patterns.
     .target(name: "CSiftRE2", linkerSettings: [.linkedLibrary("re2")]),
-    // The engine users import: compile and evaluate; re-exports SiftSyntax.
-    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2"]),
-    // simdjson (Debian's libsimdjson-dev) behind a small C interface, for `sift filter`.
-    // SIMDJSON_THREADS_ENABLED must match the library's build (simdjson.pc): it changes
-    // the parser's layout.
+    // simdjson (Debian's libsimdjson-dev) behind a small C interface: the JSON every
+    // command reads, viewed in place by the VM. SIMDJSON_THREADS_ENABLED must match the
+    // library's build (simdjson.pc): it changes the parser's layout.
     .target(
       name: "CSiftJSON",
       cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
       linkerSettings: [.linkedLibrary("simdjson")]
     ),
+    // The engine users import: compile and evaluate; re-exports SiftSyntax.
+    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON"]),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
     .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),

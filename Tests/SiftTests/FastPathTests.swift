@@ -37,8 +37,8 @@ struct FastPathTests {
       var env = Environment(variables: nil, stepsLeft: p.options.limits.maxSteps)
       return Result { () throws(EvaluationError) in
         graph
-          ? try Machine.runGraph(p.program, .value(v), &env)
-          : try Machine.runBytecode(p.program, input: .value(v), environment: &env)
+          ? try Machine.runGraph(p.program, ValueReader(root: v), &env)
+          : try Machine.runBytecode(p.program, input: ValueReader(root: v), environment: &env)
       }
     }
   }

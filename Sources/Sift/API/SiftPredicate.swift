@@ -144,11 +144,13 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   // MARK: - Evaluation
 
   func run(_ value: SiftValue, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
-    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in try run(.value(p), variables: variables) }
+    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
+      try run(ValueReader(root: p), variables: variables)
+    }
   }
 
   /// `variables` nil for none: `matches` passes no dictionary, so it retains and releases none.
-  func run(_ input: Input, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
+  func run<R: InputReader>(_ input: R, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     let program = storage.program
     var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
     // A decision graph reads no variables; going straight to it skips the dispatch loop's
@@ -181,7 +183,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     throws(EvaluationError) -> Bool
   {
     try withUnsafePointer(to: object) { (p) throws(EvaluationError) in
-      try run(.object(UnsafeRawPointer(p), type(of: object)), variables: variables)
+      try run(ObjectReader(object: UnsafeRawPointer(p), type: type(of: object)), variables: variables)
     }
   }
 
@@ -210,7 +212,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   {
     let record = SiftRecord(schema: schema, exactly: [])
     return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
-      try run(.record(p, values), variables: variables)
+      try run(RecordReader(record: p, values: values), variables: variables)
     }
   }
 
@@ -219,7 +221,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   private func run(_ record: SiftRecord, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
       try record.values.withUnsafeBufferPointer { (values) throws(EvaluationError) in
-        try run(.record(p, values), variables: variables)
+        try run(RecordReader(record: p, values: values), variables: variables)
       }
     }
   }
@@ -272,7 +274,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// evaluation fails**.
   public func matches(_ object: some SiftKeyValueCoding) -> Bool {
     (try? withUnsafePointer(to: object) { (p) throws(EvaluationError) in
-      try run(.object(UnsafeRawPointer(p), type(of: object)), variables: nil)
+      try run(ObjectReader(object: UnsafeRawPointer(p), type: type(of: object)), variables: nil)
     }) ?? false
   }
 

@@ -85,7 +85,7 @@ final class PredicateShape: Sendable {
     var environment = Environment(variables: variables, stepsLeft: limits.maxSteps)
     let answer: Bool
     do throws(EvaluationError) {
-      answer = try Machine.run(program, input: .value(root), environment: &environment)
+      answer = try Machine.run(program, input: ValueReader(root: root), environment: &environment)
     } catch {
       // A variable costs the VM more steps than the constant it stands for (a variable
       // set is walked, a constant one hashed), so only the budget can make the two

@@ -3,14 +3,16 @@
 /// in place) skip it; errors leave through the cold path that attaches the failing
 /// instruction's source range.
 enum Machine {
-  static func run(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError) -> Bool {
+  static func run<R: InputReader>(_ program: Program, input: R, environment: inout Environment)
+    throws(EvaluationError) -> Bool
+  {
     if program.hasGraph { return try runGraph(program, input, &environment) }
     return try runBytecode(program, input: input, environment: &environment)
   }
 
   /// The bytecode through the dispatch loop, even when the program has a decision graph
   /// (the tests compare the two).
-  static func runBytecode(_ program: Program, input: Input, environment: inout Environment)
+  static func runBytecode<R: InputReader>(_ program: Program, input: R, environment: inout Environment)
     throws(EvaluationError) -> Bool
   {
     if program.registerCount == 0 {
@@ -26,7 +28,8 @@ enum Machine {
 
   /// An expression program (``Compiler/compileExpression(_:slots:functions:limits:)``):
   /// its value, register 0 when it returns.
-  static func value(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError)
+  static func value<R: InputReader>(_ program: Program, input: R, environment: inout Environment)
+    throws(EvaluationError)
     -> SiftValue
   {
     try withUnsafeTemporaryAllocation(of: SiftValue.self, capacity: max(program.registerCount, 1)) {
@@ -39,8 +42,8 @@ enum Machine {
   }
 
   @inline(__always)
-  private static func run(
-    _ program: Program, _ input: Input, _ registers: UnsafeMutableBufferPointer<SiftValue>,
+  private static func run<R: InputReader>(
+    _ program: Program, _ input: R, _ registers: UnsafeMutableBufferPointer<SiftValue>,
     _ environment: inout Environment
   ) throws(EvaluationError) -> Bool {
     var pc = 0
@@ -57,9 +60,9 @@ enum Machine {
   /// value into a register runs out of line in ``step(_:_:_:_:_:)``, so the loop keeps few
   /// values live and its entry stays cheap for the short programs that dominate.
   @inline(__always)
-  private static func loop(
+  private static func loop<I: InputReader>(
     _ program: Program, _ code: UnsafeBufferPointer<Instruction>, _ R: UnsafeMutableBufferPointer<SiftValue>,
-    _ input: Input, _ env: inout Environment, _ pc: inout Int
+    _ input: I, _ env: inout Environment, _ pc: inout Int
   ) throws(EvaluationError) -> Bool {
     var flag = false
     while true {
@@ -102,7 +105,8 @@ enum Machine {
   /// naming the next test or the answer. Out of line: inside ``run(_:input:environment:)``
   /// it paid the dispatch loop's large frame on every call.
   @inline(never)
-  static func runGraph(_ program: Program, _ input: Input, _ env: inout Environment) throws(EvaluationError)
+  static func runGraph<I: InputReader>(_ program: Program, _ input: I, _ env: inout Environment)
+    throws(EvaluationError)
     -> Bool
   {
     let nodes = program.graphNodes
@@ -125,8 +129,8 @@ enum Machine {
 
   /// The instructions that compute a value into `R[a]`.
   @inline(never)
-  private static func step(
-    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+  private static func step<I: InputReader>(
+    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,
     _ env: inout Environment
   ) throws(EvaluationError) {
     switch i.trustedOpcode {
@@ -204,8 +208,8 @@ enum Machine {
   /// A test instruction (`compareConst`, `inStrings`, `stringTest`, `like`, `matches`) on
   /// its subject: the string fast path first, then quantifiers and the generic rules.
   @inline(never)
-  static func test(
-    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+  static func test<I: InputReader>(
+    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     let subject = try subject(i, R, input, program, &env)
@@ -295,8 +299,8 @@ enum Machine {
 
   /// The subject of a test instruction, read from where ``SubjectSource`` says.
   @inline(__always)
-  private static func subject(
-    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input, _ program: Program,
+  private static func subject<I: InputReader>(
+    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I, _ program: Program,
     _ env: inout Environment
   ) throws(EvaluationError) -> SiftValue {
     switch i.source {
@@ -356,7 +360,9 @@ enum Machine {
 
   /// The elements for which the subpredicate holds. As in Apple's NSSubqueryExpression,
   /// only `$variable` is the element: `SELF` and plain key paths still read the object.
-  private static func subquery(_ collection: SiftValue, _ sub: Subprogram, _ input: Input, _ env: inout Environment)
+  private static func subquery<I: InputReader>(
+    _ collection: SiftValue, _ sub: Subprogram, _ input: I, _ env: inout Environment
+  )
     throws(EvaluationError) -> SiftValue
   {
     let elements: [SiftValue]
