@@ -11,8 +11,10 @@ enum CheckCommand {
     usage: sift check [--args JSON_ARRAY] [--] FILE
 
     Parses and compiles each line of FILE ('-' for stdin) as a predicate; blank lines and
-    lines starting with '#' are skipped. Every invalid line's diagnostic goes to stderr as
-    'FILE:LINE: …', then a summary 'FILE: N predicates, M invalid'.
+    comment lines, whose first characters after any blanks are '//', are skipped (no
+    predicate starts with '/'; '#' starts predicates such as #"fill-opacity" == 1). Every
+    invalid line's diagnostic goes to stderr as 'FILE:LINE: …', then a summary
+    'FILE: N predicates, M invalid'.
     Exit 0 if all are valid, 1 if any is invalid, 2 if FILE cannot be read.
 
       --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to

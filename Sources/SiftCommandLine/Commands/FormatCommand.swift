@@ -86,11 +86,13 @@ enum PredicateLines {
     line.allSatisfy(isWhitespace)
   }
 
-  /// True for a line whose first byte is `#`. Only the first column counts: `#like == 1`
-  /// is a valid predicate (`#` escapes a reserved word used as a key), so an indented or
-  /// parenthesized one stays checkable instead of being skipped without a word.
+  /// True for a line whose first bytes after the whitespace the lexer skips are `//`. No
+  /// predicate can start so: `/` is only ever the division operator, between two operands.
+  /// (`#` cannot mark a comment: `#"fill-opacity" == 1` and `#like == 1` are predicates,
+  /// and the canonical printer writes the first.)
   static func isComment(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-    line.first == UInt8(ascii: "#")
+    guard let first = line.firstIndex(where: { !isWhitespace($0) }) else { return false }
+    return line.count - first >= 2 && line[first] == UInt8(ascii: "/") && line[first + 1] == UInt8(ascii: "/")
   }
 
   /// The bytes the lexer skips between tokens.
