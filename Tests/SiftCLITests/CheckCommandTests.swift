@@ -10,7 +10,7 @@ extension SiftCLITests {
   @Suite("sift check")
   struct Check {
     static let help = """
-      usage: sift check [--args JSON_ARRAY] [--] FILE
+      usage: sift check [--args JSON_ARRAY] [--max-line-bytes N] [--] FILE
 
       Parses and compiles each line of FILE ('-' for stdin) as a predicate; blank lines and
       comment lines, whose first characters after any blanks are '//', are skipped (no
@@ -22,6 +22,9 @@ extension SiftCLITests {
         --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to
                            every line; a line with fewer specifiers than values gets a
                            warning (Apple ignores the rest, and so does Sift), not an error
+        --max-line-bytes N the longest line read, in bytes without its ending (default
+                           16777216, 16 MiB); a longer line is invalid, and is skipped
+                           without being held in memory
         --                 end of options: the next argument is FILE, even when it starts
                            with '-'
 

@@ -9,21 +9,25 @@ import Sift
 /// evaluating every rule.
 enum RouteCommand {
   static let help = """
-    usage: sift route --rules RULES.jsonl [--each] [--] [FILE…]
+    usage: sift route --rules RULES.jsonl [--each] [--max-line-bytes N] [--] [FILE…]
 
     Reads rules, one JSON object per line: {"id": ID, "predicate": "…", "args": […]}
     ("args" optional; ID any JSON value, unique), then JSON Lines (standard input when no
     FILE, or for '-'), and for every input line writes the ids of the rules whose predicate
     its value satisfies, in rule order:
       {"line": N, "ids": [ID, …]}            ("file": "NAME" first for a named FILE)
-    A line that is not valid JSON, or empty, is reported on stderr and written as
+    A line that is not valid JSON, empty, or over --max-line-bytes is reported on stderr and
+    written as
       {"line": N, "error": {"message": "…", "offset": N}}
-    and the stream goes on.
+    and the stream goes on. Everything decided is written before a read that would wait.
 
-      --rules FILE   the rules (required)
-      --each         write the input line once per matching rule instead, with the id in
-                     front: {"id": ID, "line": LINE}; errors go to stderr only
-      --             end of options: the rest are files, even those that start with '-'
+      --rules FILE        the rules (required)
+      --each              write the input line once per matching rule instead, with the id
+                          in front: {"id": ID, "line": LINE}; errors go to stderr only
+      --max-line-bytes N  the longest line read, rules and input, in bytes without its
+                          ending (default 16777216, 16 MiB); a longer line is an error
+                          and is skipped without being held in memory
+      --                  end of options: the rest are files, even those that start with '-'
 
     Every rule is checked before any input is read: a rule that is not a JSON object with a
     string "predicate", whose predicate does not compile, or whose id repeats an earlier
@@ -34,6 +38,7 @@ enum RouteCommand {
   struct Options {
     var rules: FileName?
     var each = false
+    var maxLineBytes = LineReader.defaultMaxLineBytes
     var files: [FileName] = []
     var inputs: [FileName] { files.isEmpty ? [.standardInput] : files }
   }
@@ -44,7 +49,7 @@ enum RouteCommand {
       return .success
     }
     guard let path = options.rules else { throw UsageError(message: "sift route needs --rules FILE") }
-    guard let rules = loadRules(path) else { return .usage }
+    guard let rules = loadRules(path, maxLineBytes: options.maxLineBytes) else { return .usage }
     StopSignal.install()
     var hadError = false
     for input in options.inputs {
@@ -55,7 +60,9 @@ enum RouteCommand {
         hadError = true
         continue
       }
-      let (ok, errors) = route(fd: fd, name: input.isStandardInput ? nil : input, rules: rules, each: options.each)
+      let (ok, errors) = route(
+        fd: fd, name: input.isStandardInput ? nil : input, rules: rules, each: options.each,
+        maxLineBytes: options.maxLineBytes)
       if fd != 0 { close(fd) }
       if errors { hadError = true }
       if !ok && StopSignal.requested == nil {
@@ -82,6 +89,7 @@ enum RouteCommand {
       case "--help", "-h": return nil
       case "--": onlyOperands = true
       case "--each": options.each = true
+      case "--max-line-bytes": options.maxLineBytes = try CLIArguments.maxLineBytes(rest.popFirst())
       case "--rules":
         guard let value = rest.popFirst() else { throw UsageError(message: "--rules needs a value") }
         options.rules = FileName(value)
@@ -99,14 +107,14 @@ enum RouteCommand {
 
   /// Reads and compiles every rule; reports each bad one (with its line) and returns nil
   /// when there was any.
-  static func loadRules(_ path: FileName) -> Rules? {
+  static func loadRules(_ path: FileName, maxLineBytes: Int) -> Rules? {
     let fd = path.open(O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       Console.error("sift route: cannot read --rules \(path.display): \(String(cString: strerror(errno)))")
       return nil
     }
     defer { close(fd) }
-    var reader = LineReader(fd: fd)
+    var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let set = SiftPredicateSet<Int>()
     // Inserted in batches: a million compiled predicates held at once would be gigabytes,
     // while the set keeps only what it needs of each.
@@ -118,7 +126,17 @@ enum RouteCommand {
       Console.error("sift route: \(path.display):\(number): \(message)")
       bad += 1
     }
-    let ok = reader.forEachLine { (bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool in
+    let ok = reader.forEachItem(writingOut: []) { (item: LineReader.Item) -> Bool in
+      let bytes: UnsafeBufferPointer<UInt8>
+      let number: Int
+      switch item {
+      case .line(let line):
+        bytes = line.bytes
+        number = line.number
+      case .tooLong(let long):
+        reject(long.number, long.message)
+        return true
+      }
       if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
         reject(number, "empty line (a rule is a JSON object)")
         return true
@@ -181,37 +199,46 @@ enum RouteCommand {
   }
 
   /// Routes one input; returns whether reading succeeded and whether any line had an error.
-  static func route(fd: Int32, name: FileName?, rules: Rules, each: Bool) -> (ok: Bool, errors: Bool) {
-    var reader = LineReader(fd: fd)
+  static func route(fd: Int32, name: FileName?, rules: Rules, each: Bool, maxLineBytes: Int) -> (
+    ok: Bool, errors: Bool
+  ) {
+    var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let out = Console.out
     var prefix = "{"
     if let name { prefix += name.jsonMembers }
     prefix += "\"line\": "
     let linePrefix = Array(prefix.utf8)
     var errors = false
-    let ok = reader.forEachLine { (line: LineReader.Line) -> Bool in
-      var value = SiftValue.null
-      var failure: (message: String, offset: Int?)? = nil
-      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-        failure = ("line is empty (not a JSON value)", nil)
-      } else {
-        do throws(JSONError) {
-          value = try SiftValue(json: line.bytes)
-        } catch {
-          failure = ("line is not valid JSON: \(error.message)", error.offset)
-        }
+    /// A bad line: on stderr, and as an error record unless `--each`.
+    func reject(_ number: Int, _ message: String, _ offset: Int?) {
+      errors = true
+      let place = name.map { "\($0.display):\(number)" } ?? "line \(number)"
+      Console.error("sift route: \(place): \(message)" + (offset.map { " (at byte \($0))" } ?? ""))
+      guard !each else { return }
+      var record = String(decoding: linePrefix, as: UTF8.self) + "\(number), \"error\": {\"message\": "
+      JSONWriter.writeString(message, to: &record)
+      if let offset { record += ", \"offset\": \(offset)" }
+      record += "}}"
+      out.writeLine(record)
+    }
+    // Everything decided is written out before a read that may wait.
+    let ok = reader.forEachItem(writingOut: [out]) { (item: LineReader.Item) -> Bool in
+      let line: LineReader.Line
+      switch item {
+      case .line(let whole): line = whole
+      case .tooLong(let long):
+        reject(long.number, long.message, nil)
+        return !out.closed && StopSignal.requested == nil
       }
-      if let failure {
-        errors = true
-        let place = name.map { "\($0.display):\(line.number)" } ?? "line \(line.number)"
-        Console.error("sift route: \(place): \(failure.message)" + (failure.offset.map { " (at byte \($0))" } ?? ""))
-        if !each {
-          var record = String(decoding: linePrefix, as: UTF8.self) + "\(line.number), \"error\": {\"message\": "
-          JSONWriter.writeString(failure.message, to: &record)
-          if let offset = failure.offset { record += ", \"offset\": \(offset)" }
-          record += "}}"
-          out.writeLine(record)
-        }
+      let value: SiftValue
+      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+        reject(line.number, "line is empty (not a JSON value)", nil)
+        return !out.closed && StopSignal.requested == nil
+      }
+      do throws(JSONError) {
+        value = try SiftValue(json: line.bytes)
+      } catch {
+        reject(line.number, "line is not valid JSON: \(error.message)", error.offset)
         return !out.closed && StopSignal.requested == nil
       }
       let matched = rules.set.matches(value)
