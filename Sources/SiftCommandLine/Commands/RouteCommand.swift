@@ -16,6 +16,8 @@ enum RouteCommand {
     FILE, or for '-'), and for every input line writes the ids of the rules whose predicate
     its value satisfies, in rule order:
       {"line": N, "ids": [ID, …]}            ("file": "NAME" first for a named FILE)
+    Each ID is written exactly as the rules file spells it, and two ids are the same only
+    when they are spelled with the same bytes ("\\u00e9" and "é", 1E2 and 100 differ).
     A line that is not valid JSON, empty, or over --max-line-bytes is reported on stderr and
     written as
       {"line": N, "error": {"message": "…", "offset": N}}
@@ -99,7 +101,7 @@ enum RouteCommand {
     return options
   }
 
-  /// The compiled rules: the index over them, and each rule's id as JSON text.
+  /// The compiled rules: the index over them, and each rule's id as written in the file.
   struct Rules {
     let set: SiftPredicateSet<Int>
     let ids: [[UInt8]]
@@ -120,7 +122,9 @@ enum RouteCommand {
     // while the set keeps only what it needs of each.
     var entries: [(id: Int, predicate: SiftPredicate)] = []
     var ids: [[UInt8]] = []
-    var seen: [SiftValue: Int] = [:]
+    // Ids by their bytes as written: equal values spelled differently are different ids
+    // (the id goes back to the caller as written, and that is what the caller tells apart).
+    var seen: [[UInt8]: Int] = [:]
     var bad = 0
     func reject(_ number: Int, _ message: String) {
       Console.error("sift route: \(path.display):\(number): \(message)")
@@ -142,8 +146,9 @@ enum RouteCommand {
         return true
       }
       let value: SiftValue
+      let ranges: [String: Range<Int>]
       do throws(JSONError) {
-        value = try SiftValue(json: bytes)
+        (value, ranges) = try SiftValue.readWithMemberRanges(json: bytes)
       } catch {
         reject(number, "not valid JSON: \(error.message) (at byte \(error.offset))")
         return true
@@ -152,10 +157,11 @@ enum RouteCommand {
         reject(number, "a rule is a JSON object with \"id\" and \"predicate\"")
         return true
       }
-      guard let id = rule["id"] else {
+      guard rule["id"] != nil, let idRange = ranges["id"] else {
         reject(number, "the rule has no \"id\"")
         return true
       }
+      let id = Array(bytes[idRange])
       guard case .string(let format)? = rule["predicate"] else {
         reject(number, "the rule has no string \"predicate\"")
         return true
@@ -169,14 +175,14 @@ enum RouteCommand {
         return true
       }
       if let first = seen[id] {
-        reject(number, "the id \(id.jsonText) is already the id of the rule on line \(first)")
+        reject(number, "the id \(String(decoding: id, as: UTF8.self)) is already the id of the rule on line \(first)")
         return true
       }
       do {
         let predicate = try SiftPredicate(format: format, arguments: arguments)
         seen[id] = number
         entries.append((ids.count, predicate))
-        ids.append(Array(id.jsonText.utf8))
+        ids.append(id)
         if entries.count == 10_000 {
           set.insert(contentsOf: entries)
           entries.removeAll(keepingCapacity: true)
