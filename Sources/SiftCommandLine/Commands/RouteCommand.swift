@@ -32,8 +32,11 @@ enum RouteCommand {
       --                  end of options: the rest are files, even those that start with '-'
 
     Every rule is checked before any input is read: a rule that is not a JSON object with a
-    string "predicate", whose predicate does not compile, or whose id repeats an earlier
-    one, is reported with its line number, and the command exits 2 without reading input.
+    string "predicate", whose predicate does not compile, whose id repeats an earlier one,
+    or that can never match because every evaluation that could make it true reaches a
+    FUNCTION no built-in answers or a $variable nothing binds, is reported with its line
+    number, and the command exits 2 without reading input. A rule that reaches those only
+    on some paths (a == 1 OR $x == 2) may still match: it is loaded, with a warning.
     Exit 0 when every input line was handled, 1 when some lines (or files) had errors.
     """
 
@@ -180,6 +183,19 @@ enum RouteCommand {
       }
       do {
         let predicate = try SiftPredicate(format: format, arguments: arguments)
+        let check = RouteRuleCheck(predicate.syntax)
+        if check.neverMatches {
+          reject(
+            number,
+            "the predicate can never match: every evaluation that could make it true fails at \(check.summary); "
+              + RouteRuleCheck.why)
+          return true
+        }
+        if !check.references.isEmpty {
+          Console.error(
+            "sift route: \(path.display):\(number): warning: \(check.summary), always fails when evaluated "
+              + "(\(RouteRuleCheck.why)); the rule may still match where evaluation does not reach it")
+        }
         seen[id] = number
         entries.append((ids.count, predicate))
         ids.append(id)
