@@ -265,6 +265,27 @@ extension SiftCLITests {
           == "sift \(command[0]): line 1001: line is longer than the limit of 4096 bytes (--max-line-bytes)\n")
     }
 
+    /// A line over the limit that keeps arriving at full speed (`/dev/zero`, where no read
+    /// ever waits) is still answered at once: what was decided up to it, its own error
+    /// record included, is written out before the reader starts skipping it.
+    @Test(arguments: [
+      (["cases"], #"{"id": null, "error": {"stage": "input", "message": "line is longer than the limit of 100 bytes"#),
+      (["parse", "--jsonl"], #"{"id": null, "error": {"stage": "input", "message": "line is longer than the limit"#),
+      (["filter", "--decisions", "--threads", "1", "a > 0"], #"{"line": 1, "error": {"message": "line is longer"#),
+      (["filter", "--decisions", "--threads", "2", "a > 0"], #"{"line": 1, "error": {"message": "line is longer"#),
+      (["route", "--rules", "RULES"], #"{"line": 1, "error": {"message": "line is longer"#),
+      (["format"], "\n"),
+    ])
+    func anEndlessLineIsAnsweredAtOnce(_ command: [String], _ record: String) throws {
+      let rules = try Self.rulesFile()
+      let zero = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
+      let sift = try SiftConversation(
+        command.map { $0 == "RULES" ? rules.path : $0 } + ["--max-line-bytes", "100"], standardInput: zero)
+      sift.waitFor(record, on: sift.stdout)
+      sift.kill()
+      _ = sift.finish()
+    }
+
     @Test(arguments: [
       ["filter", "--max-line-bytes", "0", "a > 0"], ["route", "--rules", "R", "--max-line-bytes", "x"],
       ["check", "--max-line-bytes", "4294967296", "-"], ["cases", "--max-line-bytes"],

@@ -28,14 +28,15 @@ final class SiftConversation {
   private var handles: [FileHandle] = []
   private var inputClosed = false
 
-  /// Starts `sift arguments…` with standard input from a pipe; `extra` are descriptors the
-  /// test opened for reading (a FIFO `sift` writes to) and wants to wait on too.
-  init(_ arguments: [String], extra: [Int32] = []) throws {
+  /// Starts `sift arguments…` with standard input from a pipe (or from `standardInput`,
+  /// such as `/dev/zero`, when given); `extra` are descriptors the test opened for reading
+  /// (a FIFO `sift` writes to) and wants to wait on too.
+  init(_ arguments: [String], extra: [Int32] = [], standardInput: FileHandle? = nil) throws {
     let out = Pipe()
     let err = Pipe()
     process.executableURL = try SiftProcess.binary()
     process.arguments = arguments
-    process.standardInput = input
+    process.standardInput = standardInput ?? input
     process.standardOutput = out
     process.standardError = err
     let exited = self.exited
@@ -103,6 +104,10 @@ final class SiftConversation {
     }
   }
 
+  /// Kills the child (SIGKILL: a child spawned from a test thread may start with SIGTERM
+  /// blocked, and only the commands that handle stop signals unblock it).
+  func kill() { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+
   /// Ends standard input (unless done already).
   func closeInput() {
     guard !inputClosed else { return }
@@ -119,7 +124,7 @@ final class SiftConversation {
       readAvailable(waitingAtMost: deadline.timeIntervalSinceNow)
     }
     if exited.wait(timeout: .now() + max(deadline.timeIntervalSinceNow, 1)) == .timedOut {
-      process.terminate()
+      kill()
       Issue.record("sift \(process.arguments ?? []) did not finish; killed")
       exited.wait()
     }
@@ -129,6 +134,6 @@ final class SiftConversation {
   }
 
   deinit {
-    if process.isRunning { process.terminate() }
+    if process.isRunning { kill() }
   }
 }

@@ -75,6 +75,9 @@ package struct LineReader {
   private var searchFrom = 0
   /// True while skipping the rest of a line over the limit (already handed out).
   private var skipping = false
+  /// True until the first read of a skip: what was decided up to the long line is written
+  /// out then, since skipping it may take long (a line that never ends takes for ever).
+  private var skipJustStarted = false
   /// The longest line handed out as a ``Line``.
   package let maxLineBytes: Int
   /// 1-based number of the last line returned.
@@ -139,8 +142,9 @@ package struct LineReader {
   /// the reader is about to read (and move the buffer, so a caller that keeps pointers into
   /// it hands them on there). Its argument is true when what was decided should be written
   /// out first: the read may wait for input (a slow stream is then not held back until a
-  /// batch fills), or the buffer is about to grow for a long line (an allocation that, were
-  /// it to fail, must not take decided lines down with the process).
+  /// batch fills), the buffer is about to grow for a long line (an allocation that, were
+  /// it to fail, must not take decided lines down with the process), or the reader starts
+  /// skipping a line over the limit (which may never end).
   package mutating func forEachItem(_ body: (Item) -> Bool, beforeRead: (_ writeOut: Bool) -> Void) -> Bool {
     while true {
       if skipping {
@@ -152,7 +156,8 @@ package struct LineReader {
         // Nothing of this line is kept: drop what was read of it.
         start = end
         if eof { return true }
-        beforeRead(readMayWait())
+        beforeRead(skipJustStarted || readMayWait())
+        skipJustStarted = false
         guard fill() else { return false }
         continue
       }
@@ -179,6 +184,7 @@ package struct LineReader {
       // ends: it is reported now, and the rest skipped instead of read into memory.
       if end - start > maxLineBytes + 1 {
         skipping = true
+        skipJustStarted = true
         if !emitLong(body) { return true }
         continue
       }
