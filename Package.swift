@@ -56,7 +56,7 @@ let package = Package(
     .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(
-      name: "SiftTests", dependencies: ["Sift", "SiftReference"], exclude: ["Conformance/Cases", "Golden"]),
+      name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON"], exclude: ["Conformance/Cases", "Golden"]),
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),

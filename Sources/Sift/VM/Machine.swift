@@ -252,6 +252,26 @@ enum Machine {
     return try kernelSlowPath(i, program, s)
   }
 
+  /// ``Program/kernel`` on the subject an input views in place; nil when the dispatch loop
+  /// must run (a subject that is not a string, or one over the budget, which the loop
+  /// reports).
+  @inline(__always)
+  static func runKernel<R: InputReader>(_ program: Program, _ input: R) throws(EvaluationError) -> Bool? {
+    let i = program.kernel.unsafelyUnwrapped
+    return try input.withView(i, program) { (view) throws(EvaluationError) -> Bool? in
+      switch view {
+      case .value(let p):
+        guard case .string(let s) = p.pointee else { return nil }
+        return try runKernel(i, program, s)
+      case .string(let p): return try runKernel(i, program, p.pointee)
+      case .utf8(let b):
+        guard b.count <= program.kernelMaxBytes, i.costClass != .backtracking else { return nil }
+        return testBytes(i, program, b)
+      case .absent, .int, .strings, .events, .general: return nil
+      }
+    }
+  }
+
   /// The kernel's answer, or nil when the subject is longer than the budget allows, a
   /// MATCHES limit was hit, or backtracking must be paid for as it runs.
   @inline(__always)
