@@ -37,13 +37,13 @@ struct JSONInputTests {
           }
         }
         guard parsed == Int32(SIFT_JSON_OK.rawValue) else { return nil }
-        var events: UnsafePointer<sift_json_event>? = nil
-        var spans: UnsafePointer<sift_json_span>? = nil
-        guard sift_json_record(parser, plan, &events, &spans) == Int32(SIFT_JSON_OK.rawValue), let events, let spans
-        else { return nil }
+        var fields: UnsafePointer<sift_json_field>? = nil
+        guard sift_json_record_fields(parser, plan, &fields) == Int32(SIFT_JSON_OK.rawValue), let fields else {
+          return nil
+        }
         return keys.withUnsafeBufferPointer { k in
           InputKindTests.outcome { () throws(EvaluationError) in
-            try predicate.evaluate(json: events, spans: spans, keys: k, variables: variables)
+            try predicate.evaluate(json: parser, plan: plan, fields: fields, keys: k, variables: variables)
           }
         }
       }
@@ -94,7 +94,10 @@ struct JSONInputTests {
     let document = Document()
     let keys = ["n", "s", "t"]
     let predicates = try formats.map {
-      (try SiftPredicate(format: $0), try SiftPredicate(format: $0, options: CompileOptions(schema: SiftSchema(fields: keys))))
+      (
+        try SiftPredicate(format: $0),
+        try SiftPredicate(format: $0, options: CompileOptions(schema: SiftSchema(fields: keys)))
+      )
     }
     for _ in 0..<400 {
       var d: [String: SiftValue] = [:]

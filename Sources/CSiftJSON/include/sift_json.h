@@ -99,6 +99,46 @@ void sift_json_record_plan_destroy(sift_json_record_plan *plan);
 int sift_json_record(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_event **events,
                      const sift_json_span **spans);
 
+/* One key's value in the last parsed document, for sift_json_record_fields: a string's
+ * unescaped bytes (v.ptr, len), a number, a boolean or null, in place; an array or object
+ * by its type only (read it with sift_json_field_array_* or sift_json_field_events).
+ * type 0 when the key is absent. 16 bytes. */
+typedef struct {
+  uint32_t type; /* a sift_json_event_type: STRING, INT, UINT, DOUBLE, TRUE, FALSE, NULL,
+                    ARRAY_START or OBJECT_START; 0 when absent */
+  uint32_t len;
+  union {
+    const char *ptr;
+    int64_t i;
+    uint64_t u;
+    double d;
+  } v;
+} sift_json_field;
+
+/* The values of the plan's keys in the last parsed document, which must be an object
+ * (SIFT_JSON_MISSING otherwise), one field per key in the plan's order, read in one pass
+ * over the document's fields (the last occurrence of a key wins) with nothing copied or
+ * converted. Valid until the next call on the parser or the plan. */
+int sift_json_record_fields(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_field **fields);
+
+/* Where an iteration over an array field stands (opaque). */
+typedef struct {
+  uint64_t opaque[4];
+} sift_json_cursor;
+
+/* Starts iterating the array in the plan's field `slot` (SIFT_JSON_MISSING when it is not
+ * an array), after sift_json_record_fields. */
+int sift_json_field_array_begin(const sift_json_record_plan *plan, size_t slot, sift_json_cursor *cursor);
+
+/* The next element of the array as a field (an array or object element has only its type):
+ * 1, or 0 at the end. */
+int sift_json_field_array_next(sift_json_cursor *cursor, sift_json_field *element);
+
+/* The plan's field `slot` as events (as sift_json_value_at gives them): for values that must
+ * be converted whole. Valid until the next call on the parser. */
+int sift_json_field_events(sift_json_parser *parser, const sift_json_record_plan *plan, size_t slot,
+                           const sift_json_event **events, size_t *count);
+
 /* 1 when the last parsed document is an object, 0 otherwise (or before a parse). */
 int sift_json_root_is_object(const sift_json_parser *parser);
 

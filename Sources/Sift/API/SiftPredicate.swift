@@ -158,8 +158,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
     // A decision graph reads no variables; going straight to it skips the dispatch loop's
     // entry.
-    if program.hasGraph { return try Machine.runGraph(program, input, &environment) }
-    if program.usesVariables { environment.variables = variables ?? [:] }
+    if program.code.hasGraph { return try Machine.runGraph(program.executable, input, &environment) }
+    if program.code.usesVariables { environment.variables = variables ?? [:] }
     return try Machine.run(program, input: input, environment: &environment)
   }
 
@@ -232,13 +232,14 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   private func fitsSchema(_ record: SiftRecord) -> Bool { storage.options.schema.map { $0 == record.schema } ?? true }
 
   /// Evaluates against a JSON document simdjson parsed, as the values of a record plan's
-  /// keys (`sift_json_record`; this predicate compiled for the schema of `keys`): strings,
-  /// integers and arrays of strings are tested on the parser's bytes, with nothing built.
+  /// keys (`sift_json_record_fields`; this predicate compiled for the schema of `keys`):
+  /// strings, integers and arrays of strings are tested where the parser keeps them, with
+  /// nothing built.
   package func evaluate(
-    json events: UnsafePointer<sift_json_event>, spans: UnsafePointer<sift_json_span>,
+    json parser: OpaquePointer, plan: OpaquePointer, fields: UnsafePointer<sift_json_field>,
     keys: UnsafeBufferPointer<String>, variables: [String: SiftValue]
   ) throws(EvaluationError) -> Bool {
-    try run(JSONEventsReader(events: events, spans: spans, keys: keys), variables: variables)
+    try run(JSONRecordReader(parser: parser, plan: plan, fields: fields, keys: keys), variables: variables)
   }
 
   /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use

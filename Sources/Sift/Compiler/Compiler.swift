@@ -131,6 +131,12 @@ struct Compiler {
     return program.constants.count - 1
   }
 
+  /// A new object slot (objects are per comparison: never shared).
+  mutating func object(_ o: PoolObject) -> Int {
+    program.objects.append(o)
+    return program.objects.count - 1
+  }
+
   mutating func name(_ s: String) -> Int {
     // Equal names must also match bytewise.
     if let candidates = program.nameIndex[s],
@@ -213,56 +219,55 @@ struct Compiler {
     let folding: StringCostClass =
       c.options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty ? .bytes : .folded
     if case .constant(let k) = c.rhs.kind {
-      let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: k)
+      var descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constantSlot: nil)
       switch (c.op, k) {
       case (.in, .array(let elements)) where !elements.isEmpty && elements.allSatisfy(\.isString):
         let (lhs, source) = try subject(c.lhs)
-        program.stringSets.append(StringSet(elements, options: c.options))
+        descriptor.constantSlot = constant(k)
         emit(
-          .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor),
+          .inStrings, a: lhs, b: object(.set(StringSet(elements, options: c.options))), c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
         (.contains, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        program.needles.append(StringNeedle(s, options: c.options, test: NeedleTest(c.op)!))
+        descriptor.constantSlot = constant(k)
         emit(
-          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode, cost: folding),
+          .stringTest, a: lhs, b: object(.needle(StringNeedle(s, options: c.options, test: NeedleTest(c.op)!))),
+          c: comparison(descriptor), d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.notEqual, .string(let s)) where c.quantifier == nil:
         let (lhs, source) = try subject(c.lhs)
-        program.needles.append(StringNeedle(s, options: c.options))
-        var equal = descriptor
-        equal.op = .equal
+        descriptor.op = .equal
+        descriptor.constantSlot = constant(k)
         emit(
-          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal),
+          .stringTest, a: lhs, b: object(.needle(StringNeedle(s, options: c.options))), c: comparison(descriptor),
           d: source.modifier(quantifier: 0, cost: folding),
           range: range)
         emit(.not, range: range)
         return
       case (.like, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        program.likes.append(LikePattern(s, options: c.options))
+        descriptor.constantSlot = constant(k)
         emit(
-          .like, a: lhs, b: program.likes.count - 1, c: comparison(descriptor),
+          .like, a: lhs, b: object(.like(LikePattern(s, options: c.options))), c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: .like), range: range)
         return
       case (.matches, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
+        let regex: RegexPattern
         do throws(RegexFailure) {
-          program.regexes.append(
-            try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive), limits: limits.regex))
+          regex = try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive), limits: limits.regex)
         } catch {
           throw Self.patternError(error, c.rhs.range)
         }
+        descriptor.constantSlot = constant(k)
         emit(
-          .matches, a: lhs, b: program.regexes.count - 1, c: comparison(descriptor),
+          .matches, a: lhs, b: object(.regex(regex)), c: comparison(descriptor),
           d: source.modifier(
-            quantifier: quantifierCode,
-            cost: program.regexes.last!.engine == .backtrackingBounded ? .backtracking : .bytes),
+            quantifier: quantifierCode, cost: regex.engine == .backtrackingBounded ? .backtracking : .bytes),
           range: range)
         return
       default:
@@ -275,20 +280,13 @@ struct Compiler {
     }
     let lhs = try expression(c.lhs)
     let rhs = try expression(c.rhs)
-    let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: nil)
+    let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constantSlot: nil)
     emit(.compare, a: lhs, b: rhs, c: comparison(descriptor), range: range)
   }
 }
 
 extension ComparisonDescriptor {
-  func isIdentical(to other: ComparisonDescriptor) -> Bool {
-    guard op == other.op, options == other.options, quantifier == other.quantifier else { return false }
-    switch (constant, other.constant) {
-    case (nil, nil): return true
-    case (let a?, let b?): return a.isIdentical(to: b)
-    default: return false
-    }
-  }
+  func isIdentical(to other: ComparisonDescriptor) -> Bool { self == other }
 }
 
 extension SiftValue {

@@ -97,7 +97,7 @@ enum ShapeExtraction {
   /// own (SUBQUERY, `$x`), and calling no functions of the caller's (those live in its
   /// options, which a shared program does not have).
   static func canShare(_ predicate: SiftPredicate) -> Bool {
-    if predicate.options.schema != nil || predicate.layout != nil || predicate.program.usesVariables {
+    if predicate.options.schema != nil || predicate.layout != nil || predicate.program.code.usesVariables {
       return false
     }
     return !predicate.syntax.containsNode { child in

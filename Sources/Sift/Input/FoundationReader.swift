@@ -6,7 +6,7 @@ struct FoundationReader: InputReader {
   let dictionary: UnsafePointer<[String: Any]>
 
   @inline(__always)
-  func withView<T>(_ i: Instruction, _ program: Program, _ body: (FieldView) throws(EvaluationError) -> T)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
     throws(EvaluationError) -> T
   {
     guard i.source == .root else { return try body(.general) }

@@ -5,7 +5,7 @@ struct ObjectReader: InputReader {
   let object: UnsafeRawPointer
   let type: any SiftKeyValueCoding.Type
 
-  func withView<T>(_ i: Instruction, _ program: Program, _ body: (FieldView) throws(EvaluationError) -> T)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
     throws(EvaluationError) -> T
   {
     try body(.general)

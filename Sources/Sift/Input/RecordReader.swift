@@ -6,7 +6,7 @@ struct RecordReader: InputReader {
   let values: UnsafeBufferPointer<SiftValue>
 
   @inline(__always)
-  func withView<T>(_ i: Instruction, _ program: Program, _ body: (FieldView) throws(EvaluationError) -> T)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
     throws(EvaluationError) -> T
   {
     guard i.source == .slot, i.a < values.count else { return try body(.general) }

@@ -6,7 +6,7 @@ struct TypedReader: InputReader {
   let layout: Unmanaged<FieldLayout>
 
   @inline(__always)
-  func withView<T>(_ i: Instruction, _ program: Program, _ body: (FieldView) throws(EvaluationError) -> T)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
     throws(EvaluationError) -> T
   {
     guard i.source == .slot else { return try body(.general) }

@@ -4,7 +4,7 @@ struct ValueReader: InputReader {
   let root: UnsafePointer<SiftValue>
 
   @inline(__always)
-  func withView<T>(_ i: Instruction, _ program: Program, _ body: (FieldView) throws(EvaluationError) -> T)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
     throws(EvaluationError) -> T
   {
     switch i.source {

@@ -16,7 +16,7 @@ import CSiftJSON
 protocol InputReader {
   /// Calls `body` with a view of the subject of test instruction `i` (SELF, a record slot
   /// or the input's key, as ``SubjectSource`` says; never a register).
-  func withView<T>(_ i: Instruction, _ program: Program, _ body: (FieldView) throws(EvaluationError) -> T)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
     throws(EvaluationError) -> T
 
   /// The value of a key path's first key. A value built to be read is charged for what
@@ -43,8 +43,8 @@ enum FieldView {
   case int(Int)
   /// An array of Swift strings in the reader's memory (a typed `[String]` field).
   case strings(UnsafePointer<[String]>)
-  /// A JSON array as simdjson's events, from its `ARRAY_START` to its `ARRAY_END`.
-  case events(UnsafeBufferPointer<sift_json_event>)
+  /// A JSON array in simdjson's DOM: a record plan's field `slot`, iterated in place.
+  case jsonArray(OpaquePointer, Int)
   /// Anything else: only the general path reads it.
   case general
 }

@@ -10,7 +10,7 @@ extension Machine {
   /// dispatches, more instructions, no faster; the decision graph drops the jumps instead.)
   @inline(__always)
   static func runTest<I: InputReader>(
-    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,
+    _ i: Instruction, _ program: Executable, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     if i.source != .register {
@@ -25,18 +25,18 @@ extension Machine {
   /// The test on a view, or nil where the general path must decide. Charges what it
   /// tested (after testing: a test that falls back charges nothing here).
   @inline(__always)
-  static func test(_ view: FieldView, _ i: Instruction, _ program: Program, _ env: inout Environment)
+  static func test(_ view: FieldView, _ i: Instruction, _ program: Executable, _ env: inout Environment)
     throws(EvaluationError) -> Bool?
   {
     if i.quantifier == 0 {
       if i.trustedOpcode == .compareConst {
-        guard case .int(let k) = program.constants[i.b] else { return nil }
+        guard case .int(let k) = program.constant(i.b) else { return nil }
         switch view {
         case .int(let x): return Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
         case .value(let p):
           guard case .int(let x) = p.pointee else { return nil }
           return Semantics.compareIntegers(x, program.comparisons[i.c].op, k)
-        case .absent, .string, .utf8, .strings, .events, .general: return nil
+        case .absent, .string, .utf8, .strings, .jsonArray, .general: return nil
         }
       }
       let tested: (Bool, cost: Int)?
@@ -45,7 +45,7 @@ extension Machine {
       case .string(let p):
         tested = testString(i, program, p.pointee).map { ($0, stringCost(i, program, bytes: p.pointee.utf8.count)) }
       case .utf8(let b): tested = testBytes(i, program, b).map { ($0, stringCost(i, program, bytes: b.count)) }
-      case .absent, .int, .strings, .events, .general: return nil
+      case .absent, .int, .strings, .jsonArray, .general: return nil
       }
       guard let (result, cost) = tested else { return nil }
       if cost > 0 { try charge(cost, &env) }
@@ -56,7 +56,7 @@ extension Machine {
     switch view {
     case .value(let p): walked = testElements(i, program, p)
     case .strings(let p): walked = testStrings(i, program, p)
-    case .events(let e): walked = testEvents(i, program, e)
+    case .jsonArray(let plan, let slot): walked = testJSONArray(i, program, plan, slot)
     case .absent, .string, .utf8, .int, .general: return nil
     }
     guard let (result, steps) = walked else { return nil }
@@ -64,24 +64,29 @@ extension Machine {
     return result
   }
 
-  /// ANY (1) or ALL (2) of a string test over a JSON array's events, when every element is
-  /// a string (nil otherwise: the general path decides mixed arrays): the answer and the
-  /// steps to charge, as the general path charges them (every element, then the bytes of
-  /// those tested).
+  /// ANY (1) or ALL (2) of a string test over a JSON array in simdjson's DOM (a record
+  /// plan's field), when every element is a string (nil otherwise: the general path
+  /// decides mixed arrays): the answer and the steps to charge, as the general path
+  /// charges them (every element, then the bytes of those tested).
   @inline(never)
-  static func testEvents(_ i: Instruction, _ program: Program, _ events: UnsafeBufferPointer<sift_json_event>)
+  static func testJSONArray(_ i: Instruction, _ program: Executable, _ plan: OpaquePointer, _ slot: Int)
     -> (Bool, walked: Int)?
   {
-    // [ARRAY_START, element events…, ARRAY_END]: elements are single string events.
-    let count = events.count - 2
-    for k in stride(from: 1, through: count, by: 1)
-    where Int32(bitPattern: events[k].type) != Int32(SIFT_JSON_STRING.rawValue) {
-      return nil
+    var cursor = sift_json_cursor()
+    guard sift_json_field_array_begin(plan, slot, &cursor) == Int32(SIFT_JSON_OK.rawValue) else { return nil }
+    // The general path charges every element before testing any: count them first, and
+    // leave mixed arrays to it.
+    var count = 0
+    var element = sift_json_field()
+    var scan = cursor
+    while sift_json_field_array_next(&scan, &element) == 1 {
+      guard element.type == UInt32(SIFT_JSON_STRING.rawValue) else { return nil }
+      count += 1
     }
     let isAll = i.quantifier == 2
     var walked = count
-    for k in stride(from: 1, through: count, by: 1) {
-      let bytes = JSONEventValue.bytes(events[k])
+    while sift_json_field_array_next(&cursor, &element) == 1 {
+      let bytes = JSONEventValue.bytes(element)
       walked &+= stringCost(i, program, bytes: bytes.count)
       guard let r = testBytes(i, program, bytes) else { return nil }
       if r != isAll { return (!isAll, walked) }
@@ -91,32 +96,32 @@ extension Machine {
 
   /// ``testString(_:_:_:)`` on UTF-8 bytes: nil when MATCHES failed or must backtrack.
   @inline(__always)
-  static func testBytes(_ i: Instruction, _ program: Program, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+  static func testBytes(_ i: Instruction, _ program: Executable, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
     switch i.trustedOpcode {
     case .inStrings:
-      if let r = program.setRefs[i.b]._withUnsafeGuaranteedRef({ $0.contains(utf8: bytes) }) { return r }
+      if let r = program.set(i.b)._withUnsafeGuaranteedRef({ $0.contains(utf8: bytes) }) { return r }
       // A set that folds needs the string.
       return testString(i, program, String(decoding: bytes, as: UTF8.self))
     case .stringTest:
-      return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(bytes: bytes) }
+      return program.needle(i.b)._withUnsafeGuaranteedRef { $0.matches(bytes: bytes) }
     case .like:
-      return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(bytes: bytes) }
+      return program.like(i.b)._withUnsafeGuaranteedRef { $0.matches(bytes: bytes) }
     default:
       if i.costClass == .backtracking { return nil }
-      return program.regexRefs[i.b]._withUnsafeGuaranteedRef { (r) -> Bool? in try? r.matches(utf8: bytes) }
+      return program.regex(i.b)._withUnsafeGuaranteedRef { (r) -> Bool? in try? r.matches(utf8: bytes) }
     }
   }
 
   /// The steps a test instruction costs on a string of `bytes` (``Cost``), by the cost
   /// class the compiler put in the instruction.
   @inline(__always)
-  static func stringCost(_ i: Instruction, _ program: Program, bytes n: Int) -> Int {
+  static func stringCost(_ i: Instruction, _ program: Executable, bytes n: Int) -> Int {
     // Nothing under 8 bytes costs a step, whatever the test.
     if n < Cost.foldedBytesPerStep { return 0 }
     switch i.costClass {
     case .bytes: return Cost.string(n, folding: false)
     case .folded: return Cost.string(n, folding: true)
-    case .like: return Cost.like(n, patternBytes: program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.patternBytes })
+    case .like: return Cost.like(n, patternBytes: program.like(i.b)._withUnsafeGuaranteedRef { $0.patternBytes })
     // The backtracking itself is charged tier by tier as it runs (``backtrackingMatch``).
     case .backtracking: return Cost.string(n, folding: false)
     }
@@ -126,7 +131,7 @@ extension Machine {
   /// nil when it is not a string or MATCHES failed (the general path then decides, or
   /// throws the error).
   @inline(never)
-  static func testString(_ i: Instruction, _ program: Program, _ value: UnsafePointer<SiftValue>)
+  static func testString(_ i: Instruction, _ program: Executable, _ value: UnsafePointer<SiftValue>)
     -> (Bool, cost: Int)?
   {
     guard case .string(let s) = value.pointee else { return nil }
@@ -139,7 +144,7 @@ extension Machine {
   /// every element it reaches is a string: the answer and the elements to charge. nil
   /// otherwise (mixed arrays take the general path), and for `compareConst` and MATCHES.
   @inline(never)
-  static func testElements(_ i: Instruction, _ program: Program, _ value: UnsafePointer<SiftValue>)
+  static func testElements(_ i: Instruction, _ program: Executable, _ value: UnsafePointer<SiftValue>)
     -> (Bool, walked: Int)?
   {
     guard i.trustedOpcode != .compareConst, i.trustedOpcode != .matches, case .array(let elements) = value.pointee
@@ -162,7 +167,7 @@ extension Machine {
   /// ANY (1) or ALL (2) of a string test over a typed `[String]` field, in place, and the
   /// steps to charge: every element, and the bytes of those tested.
   @inline(never)
-  static func testStrings(_ i: Instruction, _ program: Program, _ strings: UnsafePointer<[String]>)
+  static func testStrings(_ i: Instruction, _ program: Executable, _ strings: UnsafePointer<[String]>)
     -> (Bool, walked: Int)
   {
     let isAll = i.quantifier == 2
@@ -180,10 +185,12 @@ extension Machine {
   /// without a quantifier. Pool objects are used through unretained references: the
   /// program owns them for as long as it runs.
   @inline(__always)
-  static func stringTest(_ i: Instruction, _ program: Program, _ s: String, stepsLeft: inout Int)
+  static func stringTest(_ i: Instruction, _ program: Executable, _ s: String, stepsLeft: inout Int)
     throws(EvaluationError) -> Bool
   {
-    if i.costClass == .backtracking { return try backtrackingMatch(program.regexes[i.b], s, &stepsLeft) }
+    if i.costClass == .backtracking {
+      return try backtrackingMatch(program.regex(i.b).takeUnretainedValue(), s, &stepsLeft)
+    }
     guard let result = testString(i, program, s) else { throw regexError(i, program, s) }
     return result
   }
@@ -207,27 +214,27 @@ extension Machine {
   /// typed value passes to such a call without a retain; across a throwing call, or one
   /// with an `inout` error, the compiler copied it (a retain and a release per test).
   @inline(__always)
-  static func testString(_ i: Instruction, _ program: Program, _ s: String) -> Bool? {
+  static func testString(_ i: Instruction, _ program: Executable, _ s: String) -> Bool? {
     switch i.trustedOpcode {
     case .inStrings:
-      return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
+      return program.set(i.b)._withUnsafeGuaranteedRef { $0.contains(s) }
     case .stringTest:
-      return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+      return program.needle(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
     case .like:
-      return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
+      return program.like(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
     default:
       // Backtracking is paid for as it runs, which only the general path can do.
       if i.costClass == .backtracking { return nil }
-      return program.regexRefs[i.b]._withUnsafeGuaranteedRef { (r) -> Bool? in try? r.matches(s) }
+      return program.regex(i.b)._withUnsafeGuaranteedRef { (r) -> Bool? in try? r.matches(s) }
     }
   }
 
   /// The error of a MATCHES test that failed: the match is run again (it is deterministic)
   /// to get PCRE2's reason, off the hot path.
   @inline(never)
-  static func regexError(_ i: Instruction, _ program: Program, _ s: String) -> EvaluationError {
+  static func regexError(_ i: Instruction, _ program: Executable, _ s: String) -> EvaluationError {
     do throws(RegexFailure) {
-      _ = try program.regexes[i.b].matches(s)
+      _ = try program.regex(i.b).takeUnretainedValue().matches(s)
       return EvaluationError(.regex, "MATCHES failed")
     } catch {
       return EvaluationError(.regex, "MATCHES: \(error.message)")

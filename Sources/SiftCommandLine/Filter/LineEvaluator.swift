@@ -126,18 +126,15 @@ package final class LineEvaluator {
       let matched: Bool
       switch plan {
       case .record:
-        var events: UnsafePointer<sift_json_event>? = nil
-        var spans: UnsafePointer<sift_json_span>? = nil
-        guard sift_json_record(parser, recordPlan, &events, &spans) == Int32(SIFT_JSON_OK.rawValue), let events,
-          let spans
-        else {
+        var fields: UnsafePointer<sift_json_field>? = nil
+        guard sift_json_record_fields(parser, recordPlan, &fields) == Int32(SIFT_JSON_OK.rawValue), let fields else {
           matched = try plain().evaluate(with: value(at: 0, depth: 0), variables: variables)
           break
         }
-        // Decided on simdjson's bytes: strings, integers and arrays of strings are viewed
+        // Decided in simdjson's DOM: strings, integers and arrays of strings are viewed
         // where the parser keeps them, nothing is built per line.
         matched = try keys.withUnsafeBufferPointer { (keys) throws(EvaluationError) in
-          try predicate.evaluate(json: events, spans: spans, keys: keys, variables: variables)
+          try predicate.evaluate(json: parser, plan: recordPlan!, fields: fields, keys: keys, variables: variables)
         }
       case .apnsCriteria:
         matched = try evaluateAPNs(value(at: 0, depth: 2))
