@@ -169,34 +169,45 @@ struct sift_json_record_plan {
   bool hashed = false;
   // Per document: the last field found for each key.
   std::vector<simdjson::dom::element> found;
-  std::vector<unsigned char> present;
-  std::vector<sift_json_span> spans;
+
 };
 
 namespace {
 constexpr size_t linearKeys = 8;
 
-uint64_t head(std::string_view key) {
+// A key's first 8 bytes, zero-padded: most fields are told apart by their length and
+// this word, without calling memcmp. A plan's own keys are copied byte by byte.
+inline uint64_t head(std::string_view key) {
   uint64_t h = 0;
   std::memcpy(&h, key.data(), key.size() < 8 ? key.size() : 8);
   return h;
 }
 
-size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
+// The same for a key in simdjson's string buffer, read as one 8-byte load: the buffer is
+// padded (SIMDJSON_PADDING) past its last string, so the load stays inside it; the bytes
+// past the key are masked off.
+inline uint64_t parsedHead(std::string_view key) {
+  uint64_t h;
+  std::memcpy(&h, key.data(), 8);
+  const size_t n = key.size();
+  return n >= 8 ? h : h & ((uint64_t(1) << (8 * n)) - 1);
+}
+
+inline size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
   if (plan.hashed) {
     auto it = plan.index.find(key);
     return it == plan.index.end() ? SIZE_MAX : it->second;
   }
   const size_t n = key.size();
-  uint64_t h = 0;
-  bool headed = false;
-  for (size_t i = 0; i < plan.keys.size(); i++) {
-    if (plan.lengths[i] != n) continue;
-    if (!headed) {
-      h = head(key);
-      headed = true;
-    }
-    if (plan.heads[i] != h) continue;
+  const size_t count = plan.lengths.size();
+  const size_t *lengths = plan.lengths.data();
+  size_t i = 0;
+  while (i < count && lengths[i] != n) i++;
+  if (i == count) return SIZE_MAX;
+  const uint64_t h = parsedHead(key);
+  const uint64_t *heads = plan.heads.data();
+  for (; i < count; i++) {
+    if (lengths[i] != n || heads[i] != h) continue;
     if (n <= 8 || std::memcmp(plan.keys[i].data() + 8, key.data() + 8, n - 8) == 0) return i;
   }
   return SIZE_MAX;
@@ -260,8 +271,7 @@ sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, s
       for (size_t i = 0; i < count; i++) plan->index.emplace(std::string_view(plan->keys[i]), i);
     }
     plan->found.resize(count);
-    plan->present.resize(count);
-    plan->spans.resize(count);
+
     return plan;
   } catch (...) {
     return nullptr;
@@ -270,59 +280,31 @@ sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, s
 
 void sift_json_record_plan_destroy(sift_json_record_plan *plan) { delete plan; }
 
-int sift_json_record(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_event **events,
-                     const sift_json_span **spans) {
-  if (!parser->parsed) return SIFT_JSON_NO_PARSE;
-  simdjson::dom::object object;
-  if (parser->root.get_object().get(object)) return SIFT_JSON_MISSING;
-  std::fill(plan->present.begin(), plan->present.end(), 0);
-  for (simdjson::dom::key_value_pair field : object) {
-    size_t slot = slotOf(*plan, field.key);
-    if (slot == SIZE_MAX) continue;
-    plan->found[slot] = field.value;
-    plan->present[slot] = 1;
-  }
-  parser->events.clear();
-  for (size_t i = 0; i < plan->keys.size(); i++) {
-    size_t first = parser->events.size();
-    if (plan->present[i]) walk(plan->found[i], parser->events);
-    plan->spans[i] = sift_json_span{first, parser->events.size() - first};
-  }
-  *events = parser->events.data();
-  *spans = plan->spans.data();
-  return SIFT_JSON_OK;
-}
-
 int sift_json_record_fields(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_field **fields) {
   if (!parser->parsed) return SIFT_JSON_NO_PARSE;
   simdjson::dom::object object;
   if (parser->root.get_object().get(object)) return SIFT_JSON_MISSING;
-  std::fill(plan->present.begin(), plan->present.end(), 0);
+  // Absent until found (type 0); a later occurrence of a key overwrites an earlier one.
+  sift_json_field *out = plan->fields.data();
+  std::memset(out, 0, sizeof(sift_json_field) * plan->fields.size());
   for (simdjson::dom::key_value_pair f : object) {
     size_t slot = slotOf(*plan, f.key);
     if (slot == SIZE_MAX) continue;
     plan->found[slot] = f.value;
-    plan->present[slot] = 1;
+    out[slot] = field(f.value);
   }
-  for (size_t i = 0; i < plan->keys.size(); i++) {
-    if (plan->present[i]) {
-      plan->fields[i] = field(plan->found[i]);
-    } else {
-      plan->fields[i].type = 0;
-      plan->fields[i].len = 0;
-      plan->fields[i].v.u = 0;
-    }
-  }
-  *fields = plan->fields.data();
+  *fields = out;
   return SIFT_JSON_OK;
 }
 
-int sift_json_field_array_begin(const sift_json_record_plan *plan, size_t slot, sift_json_cursor *cursor) {
-  if (slot >= plan->keys.size() || !plan->present[slot]) return SIFT_JSON_MISSING;
+int sift_json_field_array_begin(const sift_json_record_plan *plan, size_t slot, sift_json_cursor *cursor,
+                                size_t *count) {
+  if (slot >= plan->keys.size() || plan->fields[slot].type != SIFT_JSON_ARRAY_START) return SIFT_JSON_MISSING;
   simdjson::dom::array array;
   if (plan->found[slot].get_array().get(array)) return SIFT_JSON_MISSING;
   cursor_state state{array.begin(), array.end()};
   std::memcpy(cursor->opaque, &state, sizeof(state));
+  *count = array.size();
   return SIFT_JSON_OK;
 }
 
@@ -338,7 +320,7 @@ int sift_json_field_array_next(sift_json_cursor *cursor, sift_json_field *elemen
 
 int sift_json_field_events(sift_json_parser *parser, const sift_json_record_plan *plan, size_t slot,
                            const sift_json_event **events, size_t *count) {
-  if (slot >= plan->keys.size() || !plan->present[slot]) return SIFT_JSON_MISSING;
+  if (slot >= plan->keys.size() || plan->fields[slot].type == 0) return SIFT_JSON_MISSING;
   parser->events.clear();
   walk(plan->found[slot], parser->events);
   *events = parser->events.data();

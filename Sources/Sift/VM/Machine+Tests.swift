@@ -65,27 +65,24 @@ extension Machine {
   }
 
   /// ANY (1) or ALL (2) of a string test over a JSON array in simdjson's DOM (a record
-  /// plan's field), when every element is a string (nil otherwise: the general path
-  /// decides mixed arrays): the answer and the steps to charge, as the general path
+  /// plan's field), when every element it reaches is a string (nil otherwise: the general
+  /// path decides mixed arrays): the answer and the steps to charge, as the general path
   /// charges them (every element, then the bytes of those tested).
   @inline(never)
   static func testJSONArray(_ i: Instruction, _ program: Executable, _ plan: OpaquePointer, _ slot: Int)
     -> (Bool, walked: Int)?
   {
     var cursor = sift_json_cursor()
-    guard sift_json_field_array_begin(plan, slot, &cursor) == Int32(SIFT_JSON_OK.rawValue) else { return nil }
-    // The general path charges every element before testing any: count them first, and
-    // leave mixed arrays to it.
     var count = 0
-    var element = sift_json_field()
-    var scan = cursor
-    while sift_json_field_array_next(&scan, &element) == 1 {
-      guard element.type == UInt32(SIFT_JSON_STRING.rawValue) else { return nil }
-      count += 1
-    }
+    guard sift_json_field_array_begin(plan, slot, &cursor, &count) == Int32(SIFT_JSON_OK.rawValue) else { return nil }
+    // The general path charges every element before testing any, then tests them in
+    // order: an element that is not a string, reached before the answer, leaves the whole
+    // test to it (nothing has been charged here).
     let isAll = i.quantifier == 2
     var walked = count
+    var element = sift_json_field()
     while sift_json_field_array_next(&cursor, &element) == 1 {
+      guard element.type == UInt32(SIFT_JSON_STRING.rawValue) else { return nil }
       let bytes = JSONEventValue.bytes(element)
       walked &+= stringCost(i, program, bytes: bytes.count)
       guard let r = testBytes(i, program, bytes) else { return nil }
