@@ -120,7 +120,7 @@ final class ConstantPool: @unchecked Sendable {
   let objects: [PoolObject]
   let valueBuffer: UnsafeBufferPointer<SiftValue>
   /// Each object as an unretained, opaque reference.
-  let objectRefs: UnsafeBufferPointer<UnsafeRawPointer>
+  let objectRefs: UnsafeBufferPointer<UnsafeRawPointer?>
 
   init(values: [SiftValue], objects: [PoolObject]) {
     self.values = values
@@ -139,10 +139,14 @@ final class ConstantPool: @unchecked Sendable {
 
 /// Code bound to constants: what the VM runs. Two pointers and an unowned reference,
 /// passed by value; valid while the ``Code`` and the constants' owner live.
+///
+/// An object slot may be empty for `inStrings`: the set is then the constant's array,
+/// searched in order (a predicate set binds short literal sets so, rather than keeping a
+/// hashed set per predicate).
 struct Executable {
   unowned(unsafe) let code: Code
   let values: UnsafePointer<SiftValue>?
-  let objects: UnsafePointer<UnsafeRawPointer>?
+  let objects: UnsafePointer<UnsafeRawPointer?>?
 
   init(_ code: Code, _ pool: ConstantPool) {
     self.code = code
@@ -150,7 +154,7 @@ struct Executable {
     objects = pool.objectRefs.baseAddress
   }
 
-  init(_ code: Code, values: UnsafePointer<SiftValue>?, objects: UnsafePointer<UnsafeRawPointer>?) {
+  init(_ code: Code, values: UnsafePointer<SiftValue>?, objects: UnsafePointer<UnsafeRawPointer?>?) {
     self.code = code
     self.values = values
     self.objects = objects
@@ -158,10 +162,19 @@ struct Executable {
 
   /// Value slot `i` (the verifier checked every slot an instruction names).
   @inline(__always) func constant(_ i: Int) -> SiftValue { values.unsafelyUnwrapped[i] }
-  @inline(__always) func set(_ i: Int) -> Unmanaged<StringSet> { .fromOpaque(objects.unsafelyUnwrapped[i]) }
-  @inline(__always) func needle(_ i: Int) -> Unmanaged<StringNeedle> { .fromOpaque(objects.unsafelyUnwrapped[i]) }
-  @inline(__always) func like(_ i: Int) -> Unmanaged<LikePattern> { .fromOpaque(objects.unsafelyUnwrapped[i]) }
-  @inline(__always) func regex(_ i: Int) -> Unmanaged<RegexPattern> { .fromOpaque(objects.unsafelyUnwrapped[i]) }
+  /// The set of `inStrings` `i`, or nil for a set bound as its array.
+  @inline(__always) func set(_ i: Int) -> Unmanaged<StringSet>? {
+    objects.unsafelyUnwrapped[i].map { .fromOpaque($0) }
+  }
+  @inline(__always) func needle(_ i: Int) -> Unmanaged<StringNeedle> {
+    .fromOpaque(objects.unsafelyUnwrapped[i].unsafelyUnwrapped)
+  }
+  @inline(__always) func like(_ i: Int) -> Unmanaged<LikePattern> {
+    .fromOpaque(objects.unsafelyUnwrapped[i].unsafelyUnwrapped)
+  }
+  @inline(__always) func regex(_ i: Int) -> Unmanaged<RegexPattern> {
+    .fromOpaque(objects.unsafelyUnwrapped[i].unsafelyUnwrapped)
+  }
 
   @inline(__always) var instructions: UnsafeBufferPointer<Instruction> { code.instructions }
   @inline(__always) var ranges: [SourceRange] { code.ranges }

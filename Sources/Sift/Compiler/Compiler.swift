@@ -9,6 +9,11 @@ struct Compiler {
   /// Bound into every MATCHES pattern and used by constant folding.
   let limits: EvaluationLimits
   var nextRegister = 0
+  /// Shape mode (``compileShape(_:parameters:slots:limits:)``): the constant each shape
+  /// parameter stands for in the predicate compiled, and where the code reads each
+  /// parameter (filled as the code is generated).
+  var parameters: [SiftValue]? = nil
+  var bindings: [ParameterBinding?] = []
 
   init(slots: SlotResolver?, functions: SiftFunctions, limits: EvaluationLimits) {
     self.slots = slots
@@ -131,6 +136,24 @@ struct Compiler {
     return program.constants.count - 1
   }
 
+  /// The constant `e` is, with the shape parameter it stands for (nil for a literal).
+  func constantOperand(_ e: ExpressionSyntax) -> (SiftValue, Int?)? {
+    switch e.kind {
+    case .constant(let v): return (v, nil)
+    case .variable:
+      guard let parameters, let k = ShapeExtraction.parameter(e), k < parameters.count else { return nil }
+      return (parameters[k], k)
+    default: return nil
+    }
+  }
+
+  /// A value slot of its own for a parameter's constant (never shared: other predicates
+  /// bind other values to it).
+  mutating func parameterSlot(_ v: SiftValue) -> Int {
+    program.constants.append(v)
+    return program.constants.count - 1
+  }
+
   /// A new object slot (objects are per comparison: never shared).
   mutating func object(_ o: PoolObject) -> Int {
     program.objects.append(o)
@@ -218,39 +241,50 @@ struct Compiler {
     let quantifierCode = c.quantifier.map { $0 == .any ? 1 : 2 } ?? 0
     let folding: StringCostClass =
       c.options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty ? .bytes : .folded
-    if case .constant(let k) = c.rhs.kind {
+    if let (k, parameter) = constantOperand(c.rhs) {
       var descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constantSlot: nil)
+      /// The value slot of the constant: a parameter's own slot, bound per predicate.
+      func slot(_ binding: (Int) -> ParameterBinding?) -> Int {
+        guard let parameter else { return constant(k) }
+        let slot = parameterSlot(k)
+        bindings[parameter] = binding(slot)
+        return slot
+      }
       switch (c.op, k) {
       case (.in, .array(let elements)) where !elements.isEmpty && elements.allSatisfy(\.isString):
         let (lhs, source) = try subject(c.lhs)
-        descriptor.constantSlot = constant(k)
+        let o = object(.set(StringSet(elements, options: c.options)))
+        descriptor.constantSlot = slot { .set(value: $0, object: o, options: c.options) }
         emit(
-          .inStrings, a: lhs, b: object(.set(StringSet(elements, options: c.options))), c: comparison(descriptor),
+          .inStrings, a: lhs, b: o, c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
         (.contains, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        descriptor.constantSlot = constant(k)
+        let test = NeedleTest(c.op)!
+        let o = object(.needle(StringNeedle(s, options: c.options, test: test)))
+        descriptor.constantSlot = slot { .needle(value: $0, object: o, options: c.options, test: test) }
         emit(
-          .stringTest, a: lhs, b: object(.needle(StringNeedle(s, options: c.options, test: NeedleTest(c.op)!))),
+          .stringTest, a: lhs, b: o,
           c: comparison(descriptor), d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.notEqual, .string(let s)) where c.quantifier == nil:
         let (lhs, source) = try subject(c.lhs)
         descriptor.op = .equal
-        descriptor.constantSlot = constant(k)
+        let o = object(.needle(StringNeedle(s, options: c.options)))
+        descriptor.constantSlot = slot { .needle(value: $0, object: o, options: c.options, test: .equal) }
         emit(
-          .stringTest, a: lhs, b: object(.needle(StringNeedle(s, options: c.options))), c: comparison(descriptor),
+          .stringTest, a: lhs, b: o, c: comparison(descriptor),
           d: source.modifier(quantifier: 0, cost: folding),
           range: range)
         emit(.not, range: range)
         return
       case (.like, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        descriptor.constantSlot = constant(k)
+        descriptor.constantSlot = slot { _ in nil }
         emit(
           .like, a: lhs, b: object(.like(LikePattern(s, options: c.options))), c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: .like), range: range)
@@ -263,7 +297,7 @@ struct Compiler {
         } catch {
           throw Self.patternError(error, c.rhs.range)
         }
-        descriptor.constantSlot = constant(k)
+        descriptor.constantSlot = slot { _ in nil }
         emit(
           .matches, a: lhs, b: object(.regex(regex)), c: comparison(descriptor),
           d: source.modifier(
@@ -273,7 +307,7 @@ struct Compiler {
       default:
         let (lhs, source) = try subject(c.lhs)
         emit(
-          .compareConst, a: lhs, b: constant(k), c: comparison(descriptor),
+          .compareConst, a: lhs, b: slot { .value($0) }, c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: folding), range: range)
         return
       }

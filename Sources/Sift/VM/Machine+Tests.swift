@@ -91,12 +91,27 @@ extension Machine {
     return (isAll, walked)
   }
 
+  /// `inStrings` bound to its constant's array (no set object): each member compared in
+  /// order, by the rules of string `==` under the comparison's options.
+  @inline(never)
+  static func linearMembership(_ i: Instruction, _ program: Executable, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let d = program.comparisons[i.c]
+    guard case .array(let members) = program.constant(d.constantSlot.unsafelyUnwrapped) else { return false }
+    let mode = FoldMode(d.options)
+    for m in members {
+      guard case .string(let t) = m else { continue }
+      if withUTF8Bytes(t, { StringSemantics.equalBytes(bytes, $0, mode) }) { return true }
+    }
+    return false
+  }
+
   /// ``testString(_:_:_:)`` on UTF-8 bytes: nil when MATCHES failed or must backtrack.
   @inline(__always)
   static func testBytes(_ i: Instruction, _ program: Executable, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
     switch i.trustedOpcode {
     case .inStrings:
-      if let r = program.set(i.b)._withUnsafeGuaranteedRef({ $0.contains(utf8: bytes) }) { return r }
+      guard let set = program.set(i.b) else { return linearMembership(i, program, bytes) }
+      if let r = set._withUnsafeGuaranteedRef({ $0.contains(utf8: bytes) }) { return r }
       // A set that folds needs the string.
       return testString(i, program, String(decoding: bytes, as: UTF8.self))
     case .stringTest:
@@ -214,7 +229,8 @@ extension Machine {
   static func testString(_ i: Instruction, _ program: Executable, _ s: String) -> Bool? {
     switch i.trustedOpcode {
     case .inStrings:
-      return program.set(i.b)._withUnsafeGuaranteedRef { $0.contains(s) }
+      guard let set = program.set(i.b) else { return withUTF8Bytes(s) { linearMembership(i, program, $0) } }
+      return set._withUnsafeGuaranteedRef { $0.contains(s) }
     case .stringTest:
       return program.needle(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
     case .like:

@@ -287,7 +287,7 @@ enum Machine {
     // The one test's cost against the budget, as the longest subject it allows.
     if _slowPath(s.utf8.count > program.kernelMaxBytes) { return nil }
     switch i.trustedOpcode {
-    case .inStrings: return program.executable.set(i.b)._withUnsafeGuaranteedRef { $0.contains(s) }
+    case .inStrings: return program.executable.set(i.b).unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.contains(s) }
     case .stringTest: return program.executable.needle(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
     case .like: return program.executable.like(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
     default: return testString(i, program.executable, s)

@@ -121,17 +121,26 @@ enum RouteCommand {
     defer { close(fd) }
     var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let set = SiftPredicateSet<Int>()
-    // Inserted in batches: a million compiled predicates held at once would be gigabytes,
-    // while the set keeps only what it needs of each.
-    var entries: [(id: Int, predicate: SiftPredicate)] = []
+    // Inserted from their syntax, in batches: a rule that shares its shape's code is never
+    // compiled on its own, and a million parsed trees are never held at once.
+    var entries: [(id: Int, syntax: PredicateSyntax, format: String?)] = []
+    var entryLines: [Int] = []
     var ids: [[UInt8]] = []
     // Ids by their bytes as written: equal values spelled differently are different ids
     // (the id goes back to the caller as written, and that is what the caller tells apart).
     var seen: [[UInt8]: Int] = [:]
-    var bad = 0
+    // Reported in line order at the end: a compile error is found when its batch enters
+    // the set, after later lines were read.
+    var reports: [(number: Int, text: String, bad: Bool)] = []
     func reject(_ number: Int, _ message: String) {
-      Console.error("sift route: \(path.display):\(number): \(message)")
-      bad += 1
+      reports.append((number, "sift route: \(path.display):\(number): \(message)", true))
+    }
+    func insertBatch() {
+      for failure in set.insert(syntaxes: entries, options: CompileOptions()) {
+        reject(entryLines[failure.position], "the predicate does not compile: \(failure.error)")
+      }
+      entries.removeAll(keepingCapacity: true)
+      entryLines.removeAll(keepingCapacity: true)
     }
     let ok = reader.forEachItem(writingOut: []) { (item: LineReader.Item) -> Bool in
       let bytes: UnsafeBufferPointer<UInt8>
@@ -182,8 +191,8 @@ enum RouteCommand {
         return true
       }
       do {
-        let predicate = try SiftPredicate(format: format, arguments: arguments)
-        let check = RouteRuleCheck(predicate.syntax)
+        let syntax = try PredicateSyntax(parsing: format, arguments: arguments)
+        let check = RouteRuleCheck(syntax)
         if check.neverMatches {
           reject(
             number,
@@ -192,31 +201,37 @@ enum RouteCommand {
           return true
         }
         if !check.references.isEmpty {
-          Console.error(
-            "sift route: \(path.display):\(number): warning: \(check.summary), always fails when evaluated "
-              + "(\(RouteRuleCheck.why)); the rule may still match where evaluation does not reach it")
+          reports.append(
+            (
+              number,
+              "sift route: \(path.display):\(number): warning: \(check.summary), always fails when evaluated "
+                + "(\(RouteRuleCheck.why)); the rule may still match where evaluation does not reach it", false
+            ))
         }
         seen[id] = number
-        entries.append((ids.count, predicate))
+        entries.append((ids.count, syntax, format))
+        entryLines.append(number)
         ids.append(id)
-        if entries.count == 10_000 {
-          set.insert(contentsOf: entries)
-          entries.removeAll(keepingCapacity: true)
-        }
+        if entries.count == 10_000 { insertBatch() }
       } catch {
         reject(number, "the predicate does not compile: \(error)")
       }
       return true
     }
     guard ok else {
+      for r in reports { Console.error(r.text) }
       Console.error("sift route: error reading --rules \(path.display)")
       return nil
     }
+    insertBatch()
+    // In line order, and for one line in the order found (the sort is not stable).
+    let ordered = reports.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }
+    for r in ordered { Console.error(r.element.text) }
+    let bad = reports.count(where: \.bad)
     guard bad == 0 else {
       Console.error("sift route: \(bad) bad rule\(bad == 1 ? "" : "s") in \(path.display); no input was read")
       return nil
     }
-    set.insert(contentsOf: entries)
     return Rules(set: set, ids: ids)
   }
 
@@ -231,6 +246,8 @@ enum RouteCommand {
     prefix += "\"line\": "
     let linePrefix = Array(prefix.utf8)
     var errors = false
+    // Each line parsed by simdjson and decided on its DOM, as `sift filter` decides one.
+    let matcher = SetJSONMatcher(rules.set)
     /// A bad line: on stderr, and as an error record unless `--each`.
     func reject(_ number: Int, _ message: String, _ offset: Int?) {
       errors = true
@@ -252,18 +269,17 @@ enum RouteCommand {
         reject(long.number, long.message, nil)
         return !out.closed && StopSignal.requested == nil
       }
-      let value: SiftValue
       if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
         reject(line.number, "line is empty (not a JSON value)", nil)
         return !out.closed && StopSignal.requested == nil
       }
-      do throws(JSONError) {
-        value = try SiftValue(json: line.bytes)
-      } catch {
+      let matched: [Int]
+      switch matcher.matches(line.bytes, readable: line.readable) {
+      case .matched(let ids): matched = ids
+      case .invalid(let error):
         reject(line.number, "line is not valid JSON: \(error.message)", error.offset)
         return !out.closed && StopSignal.requested == nil
       }
-      let matched = rules.set.matches(value)
       if each {
         for k in matched {
           out.write("{\"id\": " as StaticString)
