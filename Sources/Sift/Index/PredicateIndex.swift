@@ -79,6 +79,9 @@ final class PredicateIndex {
 
   /// The key paths the groups read, numbered.
   @exclusivity(unchecked) private var paths: [[String]] = []
+  /// The schema slot of each path's first key, or -1 (read by name): kept with the
+  /// paths and the keys, so a match looks no key up.
+  @exclusivity(unchecked) private var pathSlots: [Int] = []
   private var pathIDs: [[String]: Int] = [:]
   @exclusivity(unchecked) private var groups: [IndexGroup] = []
   private var groupIDs: [IndexGroupKey: Int] = [:]
@@ -226,6 +229,7 @@ final class PredicateIndex {
     fresh.keyGeneration = keyGeneration
     fresh.schema = schema
     fresh.paths = paths
+    fresh.pathSlots = pathSlots
     fresh.pathIDs = pathIDs
     fresh.reserve(liveCount)
     fresh.pool.reserveCapacity(pool.count - deadValues)
@@ -269,6 +273,7 @@ final class PredicateIndex {
     keyGeneration = other.keyGeneration
     schema = other.schema
     paths = other.paths
+    pathSlots = other.pathSlots
     pathIDs = other.pathIDs
     groups = other.groups
     groupIDs = other.groupIDs
@@ -346,6 +351,9 @@ final class PredicateIndex {
     if added {
       schema = SiftSchema(fields: keys)
       keyGeneration += 1
+      for (p, path) in paths.enumerated() where pathSlots[p] < 0 {
+        pathSlots[p] = path.first.flatMap { keySlots[Array($0.utf8)] } ?? -1
+      }
     }
     return .schema(schema)
   }
@@ -405,6 +413,7 @@ final class PredicateIndex {
   private func pathID(_ keys: [String]) -> Int {
     if let p = pathIDs[keys] { return p }
     paths.append(keys)
+    pathSlots.append(keys.first.flatMap { keySlots[Array($0.utf8)] } ?? -1)
     pathIDs[keys] = paths.count - 1
     return paths.count - 1
   }
@@ -456,7 +465,7 @@ final class PredicateIndex {
       let p = group.path
       if !pathRead[p] {
         pathRead[p] = true
-        pathValues[p] = value(at: paths[p], reader)
+        pathValues[p] = value(at: paths[p], slot: pathSlots[p], reader)
       }
       if let value = pathValues[p] { group.collect(value, into: &candidates) }
     }
@@ -507,20 +516,20 @@ final class PredicateIndex {
     }
     // Pool order is not slot order once a predicate has been replaced, and the scan
     // list is apart: the answer is in slot (insertion) order.
-    if out.count > 1 { out.sort() }
+    if out.count > 1 && !Self.isAscending(out) { out.sort() }
     return out
   }
 
   /// The value at a group's key path, as the VM reads it, or nil where reading throws (a
   /// comparison on that path then fails, which is never a match). Unmetered: a group's
   /// lookup only proposes candidates.
-  private func value<R: InputReader>(at path: [String], _ reader: R) -> SiftValue? {
+  private func value<R: InputReader>(at path: [String], slot: Int, _ reader: R) -> SiftValue? {
     var steps = Int.max
     guard let first = path.first else { return try? reader.selfValue(steps: &steps) }
     // A key only predicates of their own read is not in the set's schema (shared code
     // alone adds keys there): it is read by name.
     let read: SiftValue?
-    if let slot = keySlots[Array(first.utf8)] {
+    if slot >= 0 {
       read = try? reader.slot(slot, steps: &steps)
     } else {
       read = try? reader.root(first, steps: &steps)
@@ -536,13 +545,21 @@ final class PredicateIndex {
 
   private static func sortUnique(_ candidates: inout [UInt32]) {
     guard candidates.count > 1 else { return }
-    candidates.sort()
+    // One group's postings come in pool order: most lists need no sort at all.
+    if !isAscending(candidates) { candidates.sort() }
     var kept = 1
     for i in 1..<candidates.count where candidates[i] != candidates[kept - 1] {
       candidates[kept] = candidates[i]
       kept += 1
     }
     candidates.removeLast(candidates.count - kept)
+  }
+
+  private static func isAscending(_ xs: [UInt32]) -> Bool {
+    xs.withUnsafeBufferPointer { b in
+      for i in 1..<b.count where b[i] < b[i - 1] { return false }
+      return true
+    }
   }
 
   // MARK: - Statistics

@@ -96,13 +96,17 @@ extension Machine {
   @inline(never)
   static func linearMembership(_ i: Instruction, _ program: Executable, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let d = program.comparisons[i.c]
-    guard case .array(let members) = program.constant(d.constantSlot.unsafelyUnwrapped) else { return false }
+    // Borrowed where the pool keeps it: in a predicate set each candidate's list is its
+    // own heap object, and a copy's retain and release are two writes to a cold line.
+    let constant = program.values.unsafelyUnwrapped + d.constantSlot.unsafelyUnwrapped
     let mode = FoldMode(d.options)
-    for m in members {
-      guard case .string(let t) = m else { continue }
-      if withUTF8Bytes(t, { StringSemantics.equalBytes(bytes, $0, mode) }) { return true }
-    }
-    return false
+    return constant.pointee.withArrayElements { members in
+      for m in members {
+        guard case .string(let t) = m else { continue }
+        if withUTF8Bytes(t, { StringSemantics.equalBytes(bytes, $0, mode) }) { return true }
+      }
+      return false
+    } ?? false
   }
 
   /// ``testString(_:_:_:)`` on UTF-8 bytes: nil when MATCHES failed or must backtrack.
@@ -252,5 +256,15 @@ extension Machine {
     } catch {
       return EvaluationError(.regex, "MATCHES: \(error.message)")
     }
+  }
+}
+
+extension SiftValue {
+  /// `body` over an array value's elements in place (nil for any other value), borrowed:
+  /// no copy of the array is made, so no retain of its storage.
+  @inline(__always)
+  func withArrayElements<T>(_ body: (UnsafeBufferPointer<SiftValue>) -> T) -> T? {
+    guard case .array(let elements) = self else { return nil }
+    return elements.withUnsafeBufferPointer(body)
   }
 }

@@ -107,7 +107,27 @@ enum RouteCommand {
   /// The compiled rules: the index over them, and each rule's id as written in the file.
   struct Rules {
     let set: SiftPredicateSet<Int>
-    let ids: [[UInt8]]
+    let ids: RuleIDs
+  }
+
+  /// Every rule's id as written, back to back in one buffer (one allocation, not one per
+  /// rule, and written out without retaining anything).
+  struct RuleIDs {
+    private(set) var bytes: [UInt8] = []
+    private(set) var ends: [Int] = []
+
+    var count: Int { ends.count }
+
+    mutating func append(_ id: [UInt8]) {
+      bytes.append(contentsOf: id)
+      ends.append(bytes.count)
+    }
+
+    /// Writes id `k` to `out`.
+    func write(_ k: Int, to out: OutputBuffer) {
+      let start = k == 0 ? 0 : ends[k - 1]
+      bytes.withUnsafeBufferPointer { out.write(bytes: UnsafeBufferPointer(rebasing: $0[start..<ends[k]])) }
+    }
   }
 
   /// Reads and compiles every rule; reports each bad one (with its line) and returns nil
@@ -125,7 +145,7 @@ enum RouteCommand {
     // compiled on its own, and a million parsed trees are never held at once.
     var entries: [(id: Int, syntax: PredicateSyntax, format: String?)] = []
     var entryLines: [Int] = []
-    var ids: [[UInt8]] = []
+    var ids = RuleIDs()
     // Ids by their bytes as written: equal values spelled differently are different ids
     // (the id goes back to the caller as written, and that is what the caller tells apart).
     var seen: [[UInt8]: Int] = [:]
@@ -283,7 +303,7 @@ enum RouteCommand {
       if each {
         for k in matched {
           out.write("{\"id\": " as StaticString)
-          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          rules.ids.write(k, to: out)
           out.write(", \"line\": " as StaticString)
           out.write(bytes: line.bytes)
           out.write("}\n" as StaticString)
@@ -295,7 +315,7 @@ enum RouteCommand {
         out.write(", \"ids\": [" as StaticString)
         for (n, k) in matched.enumerated() {
           if n > 0 { out.write(", " as StaticString) }
-          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          rules.ids.write(k, to: out)
         }
         out.write("]}\n" as StaticString)
         out.lineComplete()
