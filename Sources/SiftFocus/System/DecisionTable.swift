@@ -23,7 +23,8 @@ import Sift
 /// them, so the result is always ``FocusPolicy/decide(_:app:filter:allowsCriticalAlerts:)``'s.
 ///
 /// The table is never copied: its buffers are classes, used only under the service's lock.
-struct DecisionTable: Sendable {
+/// `package` for the fuzz targets, which check its decisions against the policy and filters.
+package struct DecisionTable: Sendable {
   /// Power-of-two sized, at most half full. A row number is an entry's index, valid until
   /// the next insertion or removal.
   private var entries = EntryBuffer(capacity: 16)
@@ -52,8 +53,16 @@ struct DecisionTable: Sendable {
   /// Apps registered with ``FocusService`` as allowed critical alerts.
   var criticalApps: Set<IDKey> = []
 
+  /// An empty table.
+  package init() {}
+
+  /// Marks `app` as allowed critical alerts, or not.
+  package mutating func setAllowsCriticalAlerts(_ allowed: Bool, app: String) {
+    if allowed { criticalApps.insert(IDKey(app)) } else { criticalApps.remove(IDKey(app)) }
+  }
+
   /// The number of users.
-  var count: Int { used }
+  package var count: Int { used }
 
   // MARK: Keys
 
@@ -142,7 +151,7 @@ struct DecisionTable: Sendable {
 
   /// The row of `user`, if any.
   @inline(__always)
-  func find(_ user: String) -> Int? { find(locate(user), user) }
+  package func find(_ user: String) -> Int? { find(locate(user), user) }
 
   @inline(__always)
   func find(_ locator: Locator, _ user: String) -> Int? {
@@ -174,7 +183,7 @@ struct DecisionTable: Sendable {
   }
 
   /// The row of `user`, made empty (no active Focus) when new.
-  mutating func slot(for user: String) -> Int {
+  package mutating func slot(for user: String) -> Int {
     let locator = locate(user)
     if let row = find(locator, user) { return row }
     if (used + 1) * 2 > entries.capacity {
@@ -217,7 +226,7 @@ struct DecisionTable: Sendable {
   }
 
   /// Removes `user`'s row (deleting a user); its side-table slot is freed for reuse.
-  mutating func remove(_ user: String) {
+  package mutating func remove(_ user: String) {
     guard var hole = find(user) else { return }
     releaseGeneral(entries.pointer[hole].record)
     releaseMode(entries.pointer[hole].record.mode)
@@ -299,7 +308,7 @@ struct DecisionTable: Sendable {
   }
 
   /// Sets the active Focus of a row (nil: none) and the policy it decides with.
-  mutating func setMode(_ focus: String?, policy: FocusPolicy, row: Int) {
+  package mutating func setMode(_ focus: String?, policy: FocusPolicy, row: Int) {
     let k = focus.map { retain(ActiveMode(name: IDKey($0), policy: policy)) } ?? -1
     releaseMode(entries.pointer[row].record.mode)
     entries.pointer[row].record.mode = k
@@ -325,7 +334,7 @@ struct DecisionTable: Sendable {
 
   /// Replaces the filters of a row: inline when they are one app's small allow list and
   /// nothing else.
-  mutating func setFilters(_ filters: [AppFilter], row: Int) {
+  package mutating func setFilters(_ filters: [AppFilter], row: Int) {
     var record = entries.pointer[row].record
     if filters.count == 1, let members = filters[0].filter.allowListMembers, members.count <= 3,
       filters[0].filter.targetContentIdentifierPrefix == nil, !filters[0].filter.hidesBadges
@@ -399,7 +408,7 @@ struct DecisionTable: Sendable {
   /// ``FocusPolicy/decide(_:app:filter:allowsCriticalAlerts:)`` under the row's Focus with the
   /// row's filter for the app, without building that filter for an inline row.
   @inline(__always)
-  func decide(_ content: NotificationContent, row: Int, app: String) -> NotificationDecision {
+  package func decide(_ content: NotificationContent, row: Int, app: String) -> NotificationDecision {
     let record = entries.pointer[row].record
     guard record.mode >= 0 else { return .noActiveFocus }
     let mode = modes[Int(record.mode)]

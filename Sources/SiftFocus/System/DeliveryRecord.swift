@@ -24,7 +24,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
   public var opensFocusScene: Bool = false
 
   /// The record with only the content fields the history keeps.
-  func trimmed() -> DeliveryRecord {
+  package func trimmed() -> DeliveryRecord {
     var record = self
     record.content = NotificationContent(
       filterCriteria: content.filterCriteria, targetContentIdentifier: content.targetContentIdentifier,
@@ -34,7 +34,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
 
   /// What the record costs the history's byte bound (``FocusSystem/historyByteLimit``): the
   /// bytes of its strings plus 64 for the rest.
-  var retainedBytes: Int {
+  package var retainedBytes: Int {
     var bytes = 64 + app.utf8.count + (focus?.utf8.count ?? 0)
     bytes += content.filterCriteria?.utf8.count ?? 0
     bytes += content.targetContentIdentifier?.utf8.count ?? 0
@@ -71,5 +71,16 @@ public struct FocusChange: Sendable {
   /// system wakes it (so `current` and `setBadgeCount` inside reach this user and app).
   public func perform() async throws {
     try await system.withApp(app) { try await filter.perform() }
+  }
+}
+
+extension DeliveryRecord {
+  /// A record, for the fuzz targets (the system makes them in ``FocusSystem/deliver(_:to:)``).
+  package init(
+    sequence: Int, app: String, content: NotificationContent, focus: String?, decision: NotificationDecision
+  ) {
+    self.init(
+      sequence: sequence, app: app, content: content, focus: focus, decision: decision, isRead: false,
+      opensFocusScene: false)
   }
 }

@@ -1,10 +1,17 @@
 /// What the decisions need of the active Focus mode: which apps it silences, which senders
 /// break through, whether time-sensitive notifications do. Hashed and compared by bytes, so
-/// a service's decision table keeps one copy per distinct policy.
-struct FocusPolicy: Sendable {
-  var allowsTimeSensitive: Bool
-  var allowedApps: AllowedApps
-  var allowedSenders: [String]
+/// a service's decision table keeps one copy per distinct policy. `package` for the fuzz
+/// targets, which check the decision table against it.
+package struct FocusPolicy: Sendable {
+  package var allowsTimeSensitive: Bool
+  package var allowedApps: AllowedApps
+  package var allowedSenders: [String]
+
+  package init(allowsTimeSensitive: Bool, allowedApps: AllowedApps, allowedSenders: [String]) {
+    self.allowsTimeSensitive = allowsTimeSensitive
+    self.allowedApps = allowedApps
+    self.allowedSenders = allowedSenders
+  }
 
   /// A Focus that allows every app and names no sender: each app's filter decides alone.
   var isOpen: Bool {
@@ -16,7 +23,7 @@ struct FocusPolicy: Sendable {
   /// silences the app (unless critical from an app allowed them, time-sensitive under a
   /// Focus that allows those, or from an allowed sender); otherwise the app's filter's
   /// (``NotificationFilter/decide(_:)``), or `noFilter` when it has none.
-  func decide(
+  package func decide(
     _ content: NotificationContent, app: String, filter: NotificationFilter?, allowsCriticalAlerts: Bool
   ) -> NotificationDecision {
     if !allowedApps.allows(app) { return silenced(content, allowsCriticalAlerts: allowsCriticalAlerts) }
@@ -39,14 +46,14 @@ struct FocusPolicy: Sendable {
 
   /// The policy a Focus named `name` has when nothing else is known of it (a service that
   /// installs filters itself): the built-in mode's, or an open one.
-  static func `default`(forFocus name: String) -> FocusPolicy {
+  package static func `default`(forFocus name: String) -> FocusPolicy {
     FocusMode.builtIn.first { $0.name.sameBytes(as: name) }?.policy
       ?? FocusPolicy(allowsTimeSensitive: true, allowedApps: .all, allowedSenders: [])
   }
 }
 
 extension FocusPolicy: Hashable, Codable {
-  static func == (a: FocusPolicy, b: FocusPolicy) -> Bool {
+  package static func == (a: FocusPolicy, b: FocusPolicy) -> Bool {
     guard a.allowsTimeSensitive == b.allowsTimeSensitive, a.allowedSenders.count == b.allowedSenders.count,
       zip(a.allowedSenders, b.allowedSenders).allSatisfy({ $0.sameBytes(as: $1) })
     else { return false }
@@ -58,7 +65,7 @@ extension FocusPolicy: Hashable, Codable {
     }
   }
 
-  func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(allowsTimeSensitive)
     func combine(_ list: [String]) {
       hasher.combine(list.count)

@@ -138,9 +138,7 @@ public final class FocusService: Sendable {
       RegisteredApp(
         filter, app: app, isRunning: isRunning, allowsCriticalAlerts: allowsCriticalAlerts,
         extensionHandler: extensionHandler))
-    table.withLock { t in
-      if allowsCriticalAlerts { t.criticalApps.insert(IDKey(app)) } else { t.criticalApps.remove(IDKey(app)) }
-    }
+    table.withLock { $0.setAllowsCriticalAlerts(allowsCriticalAlerts, app: app) }
   }
 
   /// The system of `user`: the live one, or one made now with every registered app, from
@@ -430,7 +428,12 @@ struct SystemCache {
 }
 
 /// One app's filter in a user's row.
-struct AppFilter: Sendable {
-  var app: String
-  var filter: NotificationFilter
+package struct AppFilter: Sendable {
+  package var app: String
+  package var filter: NotificationFilter
+
+  package init(app: String, filter: NotificationFilter) {
+    self.app = app
+    self.filter = filter
+  }
 }

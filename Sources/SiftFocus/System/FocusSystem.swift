@@ -589,7 +589,7 @@ public actor FocusSystem {
 
   /// The badge after one delivered notification under ``BadgeRule/unreadCount``: its
   /// `aps.badge`, or one more (stopping at ``NotificationContent/maximumBadge``).
-  static func badge(after count: Int, _ content: NotificationContent) -> Int {
+  package static func badge(after count: Int, _ content: NotificationContent) -> Int {
     if let badge = content.badge { return badge }
     return count >= NotificationContent.maximumBadge ? NotificationContent.maximumBadge : max(count, 0) + 1
   }
