@@ -135,7 +135,9 @@ public final class FocusDatabase: Sendable {
   }
 
   static let schema = """
-    CREATE TABLE users (id TEXT PRIMARY KEY, active_focus TEXT, focus_policy TEXT) WITHOUT ROWID;
+    CREATE TABLE users (
+      id TEXT PRIMARY KEY, active_focus TEXT, focus_policy TEXT, builtin_modes INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
     CREATE TABLE modes (
       user TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, position INTEGER NOT NULL,
       name TEXT NOT NULL, built_in INTEGER NOT NULL, allows_time_sensitive INTEGER NOT NULL,
@@ -159,11 +161,15 @@ public final class FocusDatabase: Sendable {
       PRIMARY KEY (user, sequence)) WITHOUT ROWID;
     """
 
-  /// Version 2 adds the Focus modes' allowed apps and senders, the active mode's policy,
-  /// the critical-alert permission of a filter in force and each history record's size.
-  /// Version-1 history records keep their whole content; their size is their stored length.
+  /// Version 2 adds the Focus modes' allowed apps and senders, the active mode's policy
+  /// (NULL when it is the default for the Focus's name), whether a user's modes are the
+  /// built-in ones (then no `modes` rows are stored: most users of a service), the
+  /// critical-alert permission of a filter in force and each history record's size.
+  /// Version-1 users keep their mode rows; version-1 history records keep their whole
+  /// content, and their size is their stored length.
   static let migration1To2 = """
     ALTER TABLE users ADD COLUMN focus_policy TEXT;
+    ALTER TABLE users ADD COLUMN builtin_modes INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE modes ADD COLUMN allowed_apps TEXT;
     ALTER TABLE modes ADD COLUMN allowed_senders TEXT;
     ALTER TABLE in_force ADD COLUMN allows_critical INTEGER NOT NULL DEFAULT 0;
@@ -186,7 +192,7 @@ public final class FocusDatabase: Sendable {
   /// The columns each table of the current version has.
   static let columns: [String: [String]] = {
     var columns = columnsVersion1
-    columns["users"]! += ["focus_policy"]
+    columns["users"]! += ["focus_policy", "builtin_modes"]
     columns["modes"]! += ["allowed_apps", "allowed_senders"]
     columns["in_force"]! += ["allows_critical"]
     columns["history"]! += ["bytes"]
@@ -261,37 +267,39 @@ public final class FocusDatabase: Sendable {
 
   func loadUser(_ user: String) throws(FocusStoreError) -> UserState {
     try connection.withLock { (db) throws(FocusStoreError) -> UserState in
-      let focus = try db.withStatement("SELECT active_focus FROM users WHERE id = ?1") {
-        (u) throws(FocusStoreError) -> String?? in
+      let found = try db.withStatement("SELECT active_focus, builtin_modes FROM users WHERE id = ?1") {
+        (u) throws(FocusStoreError) -> (focus: String?, builtIn: Bool)? in
         try u.bind(1, user)
-        return try u.step() ? .some(u.text(0)) : nil
+        return try u.step() ? (u.text(0), u.int(1) != 0) : nil
       }
-      guard let activeFocus = focus else {
+      guard let found else {
         return UserState(configuration: FocusConfiguration(), badges: [:], nextSequence: 1)
       }
-      var configuration = FocusConfiguration(modes: [], activeFocus: activeFocus)
-      try db.withStatement(
-        """
-        SELECT name, built_in, allows_time_sensitive, allowed_apps, allowed_senders FROM modes WHERE user = ?1
-        ORDER BY position
-        """
-      ) { (m) throws(FocusStoreError) in
-        try m.bind(1, user)
-        while try m.step() {
-          let name = m.text(0) ?? ""
-          let builtIn = m.int(1) != 0
-          let apps =
-            try m.text(3).map { (text) throws(FocusStoreError) in
-              try decode(path: path, AllowedApps.self, text, what: "Focus mode's allowed apps")
-            } ?? FocusMode.defaultAllowedApps(name: name, isBuiltIn: builtIn)
-          let senders =
-            try m.text(4).map { (text) throws(FocusStoreError) in
-              try decode(path: path, [String].self, text, what: "Focus mode's allowed senders")
-            } ?? []
-          configuration.modes.append(
-            FocusMode(
-              name: name, isBuiltIn: builtIn, allowsTimeSensitive: m.int(2) != 0, allowedApps: apps,
-              allowedSenders: senders))
+      var configuration = FocusConfiguration(modes: found.builtIn ? FocusMode.builtIn : [], activeFocus: found.focus)
+      if !found.builtIn {
+        try db.withStatement(
+          """
+          SELECT name, built_in, allows_time_sensitive, allowed_apps, allowed_senders FROM modes WHERE user = ?1
+          ORDER BY position
+          """
+        ) { (m) throws(FocusStoreError) in
+          try m.bind(1, user)
+          while try m.step() {
+            let name = m.text(0) ?? ""
+            let builtIn = m.int(1) != 0
+            let apps =
+              try m.text(3).map { (text) throws(FocusStoreError) in
+                try decode(path: path, AllowedApps.self, text, what: "Focus mode's allowed apps")
+              } ?? FocusMode.defaultAllowedApps(name: name, isBuiltIn: builtIn)
+            let senders =
+              try m.text(4).map { (text) throws(FocusStoreError) in
+                try decode(path: path, [String].self, text, what: "Focus mode's allowed senders")
+              } ?? []
+            configuration.modes.append(
+              FocusMode(
+                name: name, isBuiltIn: builtIn, allowsTimeSensitive: m.int(2) != 0, allowedApps: apps,
+                allowedSenders: senders))
+          }
         }
       }
       try db.withStatement("SELECT focus, app, parameters FROM saved WHERE user = ?1") { (s) throws(FocusStoreError) in
@@ -343,18 +351,21 @@ public final class FocusDatabase: Sendable {
       try checkAlive(alive, user)
       try db.transaction { () throws(FocusStoreError) in
         let policy = try configuration.activeFocus.flatMap { configuration.mode(named: $0) }.map {
-          (mode) throws(FocusStoreError) in try encode(path: path, mode.policy, encoder)
+          (mode) throws(FocusStoreError) in try Self.policyColumn(mode, path: path, encoder)
         }
+        let builtIn = configuration.modes == FocusMode.builtIn
         try db.run(
           """
-          INSERT INTO users (id, active_focus, focus_policy) VALUES (?1, ?2, ?3)
-          ON CONFLICT(id) DO UPDATE SET active_focus = ?2, focus_policy = ?3
-          """, .text(user), .text(configuration.activeFocus), .text(policy))
+          INSERT INTO users (id, active_focus, focus_policy, builtin_modes) VALUES (?1, ?2, ?3, ?4)
+          ON CONFLICT(id) DO UPDATE SET active_focus = ?2, focus_policy = ?3, builtin_modes = ?4
+          """, .text(user), .text(configuration.activeFocus), .text(policy ?? nil), .int(builtIn ? 1 : 0))
         for table in ["modes", "saved", "in_force"] {
           try db.run("DELETE FROM \(table) WHERE user = ?1", .text(user))
         }
-        for (position, mode) in configuration.modes.enumerated() {
-          try Self.insertMode(db, path: path, user: user, position: position, mode, encoder)
+        if !builtIn {
+          for (position, mode) in configuration.modes.enumerated() {
+            try Self.insertMode(db, path: path, user: user, position: position, mode, encoder)
+          }
         }
         for (focus, apps) in configuration.savedParameters {
           for (app, values) in apps {
@@ -372,6 +383,15 @@ public final class FocusDatabase: Sendable {
         }
       }
     }
+  }
+
+  /// The `focus_policy` column for the active mode: nil when it is the default for the
+  /// Focus's name (what the loader assumes for NULL), so most users store and load no text.
+  private static func policyColumn(_ mode: FocusMode, path: String, _ encoder: JSONEncoder)
+    throws(FocusStoreError) -> String?
+  {
+    let policy = mode.policy
+    return policy == FocusPolicy.default(forFocus: mode.name) ? nil : try encode(path: path, policy, encoder)
   }
 
   private static func insertMode(
@@ -404,18 +424,17 @@ public final class FocusDatabase: Sendable {
       .text(filter.targetContentIdentifierPrefix), .text(filter.failure), .int(filter.allowsCriticalAlerts ? 1 : 0))
   }
 
-  /// Makes sure the user's row exists (history and badges refer to it); a new user gets
-  /// the built-in Focus modes, as a new configuration has. True when the user is new.
+  /// Makes sure the user's row exists (history and badges refer to it); a new user has
+  /// the built-in Focus modes, as a new configuration has (`builtin_modes`, no rows). True
+  /// when the user is new.
   @discardableResult
   private static func ensureUser(_ db: SQLiteConnection, path: String, _ user: String, _ encoder: JSONEncoder)
     throws(FocusStoreError) -> Bool
   {
-    try db.run("INSERT INTO users (id, active_focus) VALUES (?1, NULL) ON CONFLICT(id) DO NOTHING", .text(user))
-    guard sqlite3_changes(db.handle) > 0 else { return false }
-    for (position, mode) in FocusMode.builtIn.enumerated() {
-      try insertMode(db, path: path, user: user, position: position, mode, encoder)
-    }
-    return true
+    try db.run(
+      "INSERT INTO users (id, active_focus, builtin_modes) VALUES (?1, NULL, 1) ON CONFLICT(id) DO NOTHING",
+      .text(user))
+    return sqlite3_changes(db.handle) > 0
   }
 
   /// Sets one app's badge.
@@ -637,7 +656,7 @@ public final class FocusDatabase: Sendable {
           let mode = try Self.ensureMode(db, path: path, user: entry.user, focus: entry.focus, isNew: isNew, encoder)
           try db.run(
             "UPDATE users SET active_focus = ?2, focus_policy = ?3 WHERE id = ?1", .text(entry.user),
-            .text(entry.focus), .text(try encode(path: path, mode.policy, encoder)))
+            .text(entry.focus), .text(try Self.policyColumn(mode, path: path, encoder)))
           try db.run("DELETE FROM in_force WHERE user = ?1 AND app = ?2", .text(entry.user), .text(entry.app))
           try Self.insertInForce(
             db, path: path, user: entry.user, app: entry.app,
@@ -649,26 +668,35 @@ public final class FocusDatabase: Sendable {
     }
   }
 
-  /// The user's mode named `focus`, added as a user-defined mode when missing.
+  /// The user's mode named `focus`, added as a user-defined mode when missing (a user
+  /// with the built-in modes then gets them as rows, and the new one after them).
   private static func ensureMode(
     _ db: SQLiteConnection, path: String, user: String, focus: String, isNew: Bool, _ encoder: JSONEncoder
   ) throws(FocusStoreError) -> FocusMode {
-    if isNew, let builtIn = FocusMode.builtIn.first(where: { $0.name.sameBytes(as: focus) }) { return builtIn }
-    var modes: [FocusMode] = []
+    var builtIn = isNew
     if !isNew {
+      builtIn = try db.withStatement("SELECT builtin_modes FROM users WHERE id = ?1") { (s) throws(FocusStoreError) in
+        try s.bind(1, user)
+        return try s.step() ? s.int(0) != 0 : false
+      }
+    }
+    if builtIn, let mode = FocusMode.builtIn.first(where: { $0.name.sameBytes(as: focus) }) { return mode }
+    var modes: [FocusMode] = builtIn ? FocusMode.builtIn : []
+    if !builtIn {
       try db.withStatement(
         "SELECT name, built_in, allows_time_sensitive, allowed_apps, allowed_senders FROM modes WHERE user = ?1"
+          + " ORDER BY position"
       ) { (m) throws(FocusStoreError) in
         try m.bind(1, user)
         while try m.step() {
           let name = m.text(0) ?? ""
-          let builtIn = m.int(1) != 0
+          let isBuiltIn = m.int(1) != 0
           modes.append(
             FocusMode(
-              name: name, isBuiltIn: builtIn, allowsTimeSensitive: m.int(2) != 0,
+              name: name, isBuiltIn: isBuiltIn, allowsTimeSensitive: m.int(2) != 0,
               allowedApps: try m.text(3).map { (text) throws(FocusStoreError) in
                 try decode(path: path, AllowedApps.self, text, what: "Focus mode's allowed apps")
-              } ?? FocusMode.defaultAllowedApps(name: name, isBuiltIn: builtIn),
+              } ?? FocusMode.defaultAllowedApps(name: name, isBuiltIn: isBuiltIn),
               allowedSenders: try m.text(4).map { (text) throws(FocusStoreError) in
                 try decode(path: path, [String].self, text, what: "Focus mode's allowed senders")
               } ?? []))
@@ -676,12 +704,18 @@ public final class FocusDatabase: Sendable {
       }
       if let mode = modes.first(where: { $0.name.sameBytes(as: focus) }) { return mode }
     }
+    let mode = FocusMode(name: focus)
+    if builtIn {
+      for (position, builtInMode) in modes.enumerated() {
+        try insertMode(db, path: path, user: user, position: position, builtInMode, encoder)
+      }
+      try db.run("UPDATE users SET builtin_modes = 0 WHERE id = ?1", .text(user))
+    }
     let position = try db.withStatement("SELECT COALESCE(MAX(position) + 1, 0) FROM modes WHERE user = ?1") {
       (s) throws(FocusStoreError) -> Int in
       try s.bind(1, user)
       return try s.step() ? s.int(0) : 0
     }
-    let mode = FocusMode(name: focus)
     try insertMode(db, path: path, user: user, position: position, mode, encoder)
     return mode
   }

@@ -43,9 +43,15 @@ package struct DecisionTable: Sendable {
   /// The active Focus modes in use (name and policy), each once, with the number of rows
   /// using it; a slot no row uses is reused, so edited policies do not pile up.
   private var modes: [ActiveMode] = []
+  /// Whether each mode allows every app: the one thing most decisions read of it (a Bool,
+  /// so the hot path copies no strings).
+  private var modeIsOpen: [Bool] = []
   private var modeUses: [Int] = []
   private var freeModes: [Int32] = []
   private var modeIndex: [ActiveMode: Int32] = [:]
+  /// The mode interned last: a bulk load or install sets one mode for many users in a row,
+  /// and comparing with it is cheaper than hashing.
+  private var lastMode: Int32 = -1
   /// App identifiers of inline rows, each once, with their small-string words.
   private var appNames: [String] = []
   private var appBits: [SmallStringBits.Bits?] = []
@@ -261,7 +267,12 @@ package struct DecisionTable: Sendable {
 
   /// The slot of `mode`, counted as used once more.
   private mutating func retain(_ mode: ActiveMode) -> Int32 {
+    if lastMode >= 0, modeUses[Int(lastMode)] > 0, modes[Int(lastMode)] == mode {
+      modeUses[Int(lastMode)] += 1
+      return lastMode
+    }
     if let k = modeIndex[mode] {
+      lastMode = k
       modeUses[Int(k)] += 1
       return k
     }
@@ -269,13 +280,16 @@ package struct DecisionTable: Sendable {
     if let free = freeModes.popLast() {
       k = free
       modes[Int(k)] = mode
+      modeIsOpen[Int(k)] = mode.isOpen
       modeUses[Int(k)] = 1
     } else {
       k = Int32(modes.count)
       modes.append(mode)
+      modeIsOpen.append(mode.isOpen)
       modeUses.append(1)
     }
     modeIndex[mode] = k
+    lastMode = k
     return k
   }
 
@@ -411,9 +425,11 @@ package struct DecisionTable: Sendable {
   package func decide(_ content: NotificationContent, row: Int, app: String) -> NotificationDecision {
     let record = entries.pointer[row].record
     guard record.mode >= 0 else { return .noActiveFocus }
-    let mode = modes[Int(record.mode)]
-    if !mode.isOpen && !mode.policy.allowedApps.allows(app) {
-      return mode.policy.silenced(content, allowsCriticalAlerts: allowsCriticalAlerts(app, record))
+    if !modeIsOpen[Int(record.mode)] {
+      let policy = modes[Int(record.mode)].policy
+      if !policy.allowedApps.allows(app) {
+        return policy.silenced(content, allowsCriticalAlerts: allowsCriticalAlerts(app, record))
+      }
     }
     switch record.kind {
     case .empty: return NotificationDecision(outcome: .delivered, reason: .noFilter)

@@ -69,9 +69,20 @@ public final class FocusService: Sendable {
     // user's row is made and filled in one step (a row number is only valid until the next
     // insertion).
     var pending: (row: FocusDatabase.LoadedRow, filters: [AppFilter])?
+    // The default policy of the last Focus name seen: most users are in one of a few.
+    var lastDefault: (focus: String, policy: FocusPolicy)?
     func flush(_ entry: (row: FocusDatabase.LoadedRow, filters: [AppFilter])) {
       let row = loaded.slot(for: entry.row.user)
-      let policy = entry.row.policy ?? entry.row.focus.map { FocusPolicy.default(forFocus: $0) }
+      var policy = entry.row.policy
+      if policy == nil, let focus = entry.row.focus {
+        if let last = lastDefault, last.focus.sameBytes(as: focus) {
+          policy = last.policy
+        } else {
+          let made = FocusPolicy.default(forFocus: focus)
+          lastDefault = (focus, made)
+          policy = made
+        }
+      }
       loaded.setMode(entry.row.focus, policy: policy ?? FocusPolicy.default(forFocus: ""), row: row)
       loaded.setFilters(entry.filters, row: row)
     }
