@@ -149,11 +149,16 @@ enum FocusScaleBenchmarks {
         target: nil)
       let beforeLoad = heapBytes()
       var loaded: FocusService?
-      let load = try clock.measure { loaded = try FocusService(database: FocusDatabase(path: path)) }
+      var opened: FocusDatabase?
+      let open = try clock.measure { opened = try FocusDatabase(path: path) }
+      let load = try clock.measure { loaded = try FocusService(database: opened!) }
       let loadedPerUser = Double(heapBytes() - beforeLoad) / Double(users)
       report(
-        options, "\(tag): users loaded from SQLite per second", Double(users) / load.seconds, unit: "/s",
-        target: "200000")
+        options, "\(tag): users loaded from SQLite per second (open and load)",
+        Double(users) / (open + load).seconds, unit: "/s", target: "200000")
+      report(
+        options, "\(tag):   the open alone (integrity check of every page), users/s", Double(users) / open.seconds,
+        unit: "/s", target: nil)
       report(options, "\(tag): heap bytes per user, loaded from SQLite", loadedPerUser, unit: "B", target: "1024")
       // The loaded service decides as the installed one.
       var mismatches = 0
@@ -186,22 +191,30 @@ enum FocusScaleBenchmarks {
       try service.register(AccountsFilter.self, app: "chat")
       let half = databaseUsers / 2
       try blocking { try await configure(service, users: 0..<half, kind: .uuid) }
-      let liveHalf = heapBytes()
       service.releaseIdleSystems()
-      let releasedHalf = heapBytes()
+      // SQLite's own memory (its page cache, bounded by cache_size: 2 MiB per connection)
+      // is left out of the per-user figures and reported on its own.
+      let releasedHalf = heapBytes() - FocusDatabase.sqliteMemoryInUse
+      let sqliteHalf = FocusDatabase.sqliteMemoryInUse
       let elapsed = try clock.measure {
         try blocking { try await configure(service, users: half..<databaseUsers, kind: .uuid) }
       }
-      let live = Double(heapBytes() - releasedHalf) / Double(databaseUsers - half)
+      let live = Double(heapBytes() - FocusDatabase.sqliteMemoryInUse - releasedHalf) / Double(databaseUsers - half)
       let released = service.releaseIdleSystems()
       precondition(released == databaseUsers - half, "released \(released) of \(databaseUsers - half) systems")
-      let after = Double(heapBytes() - releasedHalf) / Double(databaseUsers - half)
-      blackHole(liveHalf)
+      let after = Double(heapBytes() - FocusDatabase.sqliteMemoryInUse - releasedHalf) / Double(databaseUsers - half)
+      report(
+        options, "systems: SQLite's own memory at \(half) and \(databaseUsers) users, KiB",
+        Double(sqliteHalf) / 1024, unit: "", target: nil)
+      report(
+        options, "systems:   and at \(databaseUsers) users, KiB", Double(FocusDatabase.sqliteMemoryInUse) / 1024,
+        unit: "", target: nil)
       report(
         options, "systems: users configured per second (SQLite, 2 commits each)",
         Double(databaseUsers - half) / elapsed.seconds, unit: "/s", target: nil)
-      report(options, "systems: heap bytes per user, SQLite, systems live", live, unit: "B", target: nil)
-      report(options, "systems: heap bytes per user, SQLite, systems released", after, unit: "B", target: "1024")
+      report(options, "systems: heap bytes per user but SQLite's, systems live", live, unit: "B", target: nil)
+      report(
+        options, "systems: heap bytes per user but SQLite's, systems released", after, unit: "B", target: "1024")
     } catch {
       print("focus-scale: \(error)")
     }

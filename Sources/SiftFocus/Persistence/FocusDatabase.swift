@@ -245,6 +245,17 @@ public final class FocusDatabase: Sendable {
     }
   }
 
+  /// The bytes SQLite has allocated in this process (every connection's page cache and
+  /// statements): what the scale benchmark leaves out of its bytes per user.
+  package static var sqliteMemoryInUse: Int { Int(sqlite3_memory_used()) }
+
+  /// The number of users stored.
+  func userCount() throws(FocusStoreError) -> Int {
+    try connection.withLock { (db) throws(FocusStoreError) -> Int in
+      try db.withStatement("SELECT COUNT(*) FROM users") { (s) throws(FocusStoreError) in try s.step() ? s.int(0) : 0 }
+    }
+  }
+
   /// One user's configuration (the default one for a user not stored yet), as
   /// ``FocusStore`` would hold it: what a single app exports.
   public func configuration(of user: String) throws(FocusStoreError) -> FocusConfiguration {

@@ -62,6 +62,13 @@ package struct DecisionTable: Sendable {
   /// An empty table.
   package init() {}
 
+  /// An empty table sized for `users` without growing (a restart knows how many it loads).
+  init(expectedUsers users: Int) {
+    var capacity = 16
+    while capacity < users * 2 { capacity *= 2 }
+    entries = EntryBuffer(capacity: capacity)
+  }
+
   /// Marks `app` as allowed critical alerts, or not.
   package mutating func setAllowsCriticalAlerts(_ allowed: Bool, app: String) {
     if allowed { criticalApps.insert(IDKey(app)) } else { criticalApps.remove(IDKey(app)) }

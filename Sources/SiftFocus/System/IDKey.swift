@@ -1,3 +1,9 @@
+import Sift
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// An identifier as SiftFocus compares it: by its UTF-8 bytes, as APNs device tokens and
 /// SQLite do, never by Swift's canonical equivalence (under which `"caf\u{E9}"` and
 /// `"cafe\u{301}"` are equal). User ids, app ids, Focus names and account ids follow this
@@ -17,8 +23,19 @@ struct IDKey: Hashable, Sendable {
 }
 
 extension String {
-  /// Byte-for-byte equality (``IDKey``'s rule).
-  func sameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+  /// Byte-for-byte equality (``IDKey``'s rule): two strings with one representation (the
+  /// same small string, or one storage) at once, then the lengths, then the bytes.
+  @inline(__always)
+  func sameBytes(as other: String) -> Bool {
+    let a = SmallStringBits.bits(self)
+    let b = SmallStringBits.bits(other)
+    if a.0 == b.0 && a.1 == b.1 { return true }
+    if SmallStringBits.isAvailable && SmallStringBits.isSmall(a) && SmallStringBits.isSmall(b) { return false }
+    guard utf8.count == other.utf8.count else { return false }
+    var x = self
+    var y = other
+    return x.withUTF8 { p in y.withUTF8 { q in p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 } }
+  }
 }
 
 extension Dictionary where Key == String {
