@@ -70,11 +70,16 @@ import Testing
 
   /// `"caf\u{E9}"` and `"cafe\u{301}"` are one Swift string and two byte strings: two users
   /// in every layer, before and after a restart; ids of up to 15 bytes and longer ones.
-  @Test(arguments: [("caf\u{E9}", "cafe\u{301}"), ("a-long-user-id-caf\u{E9}", "a-long-user-id-cafe\u{301}")])
-  func canonicallyEquivalentUserIdsAreTwoUsers(nfc: String, nfd: String) async throws {
+  @Test(
+    arguments: [("caf\u{E9}", "cafe\u{301}"), ("a-long-user-id-caf\u{E9}", "a-long-user-id-cafe\u{301}")],
+    [
+      false, true,
+    ])
+  func canonicallyEquivalentUserIdsAreTwoUsers(ids: (nfc: String, nfd: String), database: Bool) async throws {
+    let (nfc, nfd) = ids
     #expect(nfc == nfd && !nfc.sameBytes(as: nfd))
     let path = try FocusDatabaseTests.temporaryPath()
-    let service = try FocusService(database: FocusDatabase(path: path))
+    let service = database ? try FocusService(database: FocusDatabase(path: path)) : FocusService()
     try service.register(MailFocusFilter.self, app: Self.app)
     let first = try await service.system(for: nfc)
     let second = try await service.system(for: nfd)
@@ -88,6 +93,7 @@ import Testing
     try await second.activate("Personal")
     #expect(service.userCount == 2)
     #expect(service.decide(mail(.family), user: nfd, app: Self.app).reason == .noFilter)
+    guard database else { return }
     // SQLite and the restart loader: still two users.
     #expect(try service.database!.users().count == 2)
     let restarted = try FocusService(database: FocusDatabase(path: path))

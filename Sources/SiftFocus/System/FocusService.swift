@@ -270,6 +270,10 @@ public final class FocusService: Sendable {
   /// without a live system) and in the decision table; a user whose system is live gets
   /// them through that system, so it and the table never disagree. A Focus the user does
   /// not have is added as a user-defined mode.
+  ///
+  /// - Throws: ``FocusStoreError`` when the users without a live system cannot be stored
+  ///   (none of them changes then); the first error of a live system's change, after which
+  ///   the live systems before it keep their change.
   public func setFilters(_ entries: [(user: String, focus: String, app: String, filter: NotificationFilter)])
     async throws
   {
