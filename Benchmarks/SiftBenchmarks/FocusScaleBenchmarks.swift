@@ -174,9 +174,10 @@ enum FocusScaleBenchmarks {
   }
 
   /// The paths through users' systems: `system(for:)`, a save and an activation per user.
-  /// Bytes per user are marginal: the growth from the first half of the users to all of
-  /// them, divided by the second half, so fixed costs (SQLite's page cache, up to 2 MiB
-  /// per connection) are not spread over the users.
+  /// Bytes per user are the growth of the allocator's bytes in use from before the service
+  /// was made, divided by the users; SQLite's own memory (its page cache, bounded by
+  /// cache_size: 2 MiB per connection, whatever the number of users) is left out and
+  /// reported on its own.
   static func runSystems(_ options: BenchmarkOptions) {
     let databaseUsers = options.quick ? 2_000 : 10_000
     let memoryUsers = options.quick ? 10_000 : 40_000
@@ -186,44 +187,35 @@ enum FocusScaleBenchmarks {
     defer {
       for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+    func appBytes() -> Int { heapBytes() - FocusDatabase.sqliteMemoryInUse }
     do {
+      let before = appBytes()
       let service = try FocusService(database: FocusDatabase(path: path), liveSystemLimit: Int.max)
       try service.register(AccountsFilter.self, app: "chat")
-      let half = databaseUsers / 2
-      try blocking { try await configure(service, users: 0..<half, kind: .uuid) }
-      service.releaseIdleSystems()
-      // SQLite's own memory (its page cache, bounded by cache_size: 2 MiB per connection)
-      // is left out of the per-user figures and reported on its own.
-      let releasedHalf = heapBytes() - FocusDatabase.sqliteMemoryInUse
-      let sqliteHalf = FocusDatabase.sqliteMemoryInUse
       let elapsed = try clock.measure {
-        try blocking { try await configure(service, users: half..<databaseUsers, kind: .uuid) }
+        try blocking { try await configure(service, users: 0..<databaseUsers, kind: .uuid) }
       }
-      let live = Double(heapBytes() - FocusDatabase.sqliteMemoryInUse - releasedHalf) / Double(databaseUsers - half)
+      let live = Double(appBytes() - before) / Double(databaseUsers)
       let released = service.releaseIdleSystems()
-      precondition(released == databaseUsers - half, "released \(released) of \(databaseUsers - half) systems")
-      let after = Double(heapBytes() - FocusDatabase.sqliteMemoryInUse - releasedHalf) / Double(databaseUsers - half)
-      report(
-        options, "systems: SQLite's own memory at \(half) and \(databaseUsers) users, KiB",
-        Double(sqliteHalf) / 1024, unit: "", target: nil)
-      report(
-        options, "systems:   and at \(databaseUsers) users, KiB", Double(FocusDatabase.sqliteMemoryInUse) / 1024,
-        unit: "", target: nil)
+      precondition(released == databaseUsers, "released \(released) of \(databaseUsers) systems")
+      let after = Double(appBytes() - before) / Double(databaseUsers)
       report(
         options, "systems: users configured per second (SQLite, 2 commits each)",
-        Double(databaseUsers - half) / elapsed.seconds, unit: "/s", target: nil)
+        Double(databaseUsers) / elapsed.seconds, unit: "/s", target: nil)
+      report(
+        options, "systems: SQLite's own memory at \(databaseUsers) users, KiB",
+        Double(FocusDatabase.sqliteMemoryInUse) / 1024, unit: "", target: nil)
       report(options, "systems: heap bytes per user but SQLite's, systems live", live, unit: "B", target: nil)
       report(
         options, "systems: heap bytes per user but SQLite's, systems released", after, unit: "B", target: "1024")
     } catch {
       print("focus-scale: \(error)")
     }
+    let before = heapBytes()
     let memory = FocusService()
     try! memory.register(AccountsFilter.self, app: "chat")
-    try! blocking { try await configure(memory, users: 0..<(memoryUsers / 2), kind: .uuid) }
-    let before = heapBytes()
-    try! blocking { try await configure(memory, users: (memoryUsers / 2)..<memoryUsers, kind: .uuid) }
-    let perUser = Double(heapBytes() - before) / Double(memoryUsers - memoryUsers / 2)
+    try! blocking { try await configure(memory, users: 0..<memoryUsers, kind: .uuid) }
+    let perUser = Double(heapBytes() - before) / Double(memoryUsers)
     report(options, "systems: heap bytes per user, memory only (systems kept)", perUser, unit: "B", target: nil)
   }
 
