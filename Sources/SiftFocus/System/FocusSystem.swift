@@ -175,11 +175,8 @@ public actor FocusSystem {
   public func addFocus(_ mode: FocusMode) throws {
     try checkAlive()
     guard configuration.mode(named: mode.name) == nil else { return }
-    if let other = configuration.modes.first(where: { $0.name == mode.name }) {
-      throw FocusSystemError(
-        message:
-          "the Focus name \(AppRegistry.quoted(mode.name)) has other bytes than the existing "
-          + "\(AppRegistry.quoted(other.name)) but the same text; Focus names are compared by bytes")
+    if let other = FocusSpelling.clash(mode.name, in: configuration.modes.lazy.map(\.name)) {
+      throw FocusSystemError(message: FocusSpelling.message("Focus name", mode.name, other))
     }
     var next = configuration
     next.modes.append(mode)

@@ -42,19 +42,15 @@ final class AppRegistry: Sendable {
   /// String-keyed tables while being different apps.
   func register(_ registered: RegisteredApp) throws(FocusSystemError) {
     let clash = apps.withLock { (apps) -> String? in
-      if let other = apps.keys.first(where: { $0.text == registered.app && !$0.text.sameBytes(as: registered.app) }) {
-        return other.text
-      }
+      if let other = FocusSpelling.clash(registered.app, in: apps.keys.lazy.map(\.text)) { return other }
       apps[IDKey(registered.app)] = registered
       return nil
     }
-    if let clash {
-      throw FocusSystemError(
-        message:
-          "the app id \(Self.quoted(registered.app)) has other bytes than the registered \(Self.quoted(clash)) "
-          + "but the same text; app ids are compared by bytes, so pick one spelling")
-    }
+    if let clash { throw FocusSystemError(message: FocusSpelling.message("app id", registered.app, clash)) }
   }
+
+  /// The registered id with the text of `id` and other bytes, if any.
+  func clash(_ id: String) -> String? { apps.withLock { FocusSpelling.clash(id, in: $0.keys.lazy.map(\.text)) } }
 
   /// The app registered with exactly this id.
   func app(_ id: String) -> RegisteredApp? { apps.withLock { $0[IDKey(id)] } }
