@@ -63,6 +63,29 @@ import Testing
     try await v.activate("Work")
   }
 
+  /// `setFilters` under another Focus ends the filters in force under the previous one, in
+  /// the decision table, in SQLite and so after a restart. (Before, the table dropped them
+  /// and SQLite kept them: after a restart the old Focus's filter for `chat` decided under
+  /// Personal, where it had been `noFilter`.)
+  @Test(arguments: [false, true])
+  func setFiltersUnderAnotherFocusEndsThePreviousFilters(database: Bool) async throws {
+    let path = try FocusDatabaseTests.temporaryPath()
+    let service = database ? try FocusService(database: FocusDatabase(path: path)) : FocusService()
+    let chat = NotificationFilter(predicate: try SiftPredicate(format: "SELF IN %@", ["a"]))
+    let mail = NotificationFilter(predicate: try SiftPredicate(format: "SELF IN %@", ["b"]))
+    try await service.setFilter(chat, user: "u", app: "chat", focus: "Work")
+    try await service.setFilter(mail, user: "u", app: "mail", focus: "Personal")
+    let x = NotificationContent(filterCriteria: "x")
+    #expect(service.decide(x, user: "u", app: "chat").reason == .noFilter)
+    #expect(service.decide(x, user: "u", app: "mail").reason == .notMatched)
+    let system = try await service.system(for: "u")
+    #expect(await system.configuration.inForce.keys.sorted() == ["mail"])
+    guard database else { return }
+    let restarted = try FocusService(database: FocusDatabase(path: path))
+    #expect(restarted.decide(x, user: "u", app: "chat").reason == .noFilter)
+    #expect(restarted.decide(x, user: "u", app: "mail").reason == .notMatched)
+  }
+
   /// `setFilters` for a user whose system is live goes through it: the system has the
   /// filter, and its next change keeps it rather than publishing a stale copy.
   @Test func setFiltersReachesALiveSystem() async throws {

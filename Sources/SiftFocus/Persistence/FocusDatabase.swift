@@ -664,11 +664,19 @@ public final class FocusDatabase: Sendable {
         policies.reserveCapacity(entries.count)
         for entry in entries {
           let isNew = try Self.ensureUser(db, path: path, entry.user, encoder)
-          let mode = try Self.ensureMode(db, path: path, user: entry.user, focus: entry.focus, isNew: isNew, encoder)
+          let current = isNew ? (focus: nil, builtIn: true) : try Self.focusAndModes(db, user: entry.user)
+          let mode = try Self.ensureMode(
+            db, path: path, user: entry.user, focus: entry.focus, builtIn: current.builtIn, encoder)
           try db.run(
             "UPDATE users SET active_focus = ?2, focus_policy = ?3 WHERE id = ?1", .text(entry.user),
             .text(entry.focus), .text(try Self.policyColumn(mode, path: path, encoder)))
-          try db.run("DELETE FROM in_force WHERE user = ?1 AND app = ?2", .text(entry.user), .text(entry.app))
+          if current.focus?.sameBytes(as: entry.focus) == true {
+            try db.run("DELETE FROM in_force WHERE user = ?1 AND app = ?2", .text(entry.user), .text(entry.app))
+          } else {
+            // Another Focus: the filters in force under the previous one end with it, as
+            // they do in the decision table and in a live system.
+            try db.run("DELETE FROM in_force WHERE user = ?1", .text(entry.user))
+          }
           try Self.insertInForce(
             db, path: path, user: entry.user, app: entry.app,
             AppliedFilter(parameterValues: [:], notificationFilter: entry.filter), encoder)
@@ -682,15 +690,8 @@ public final class FocusDatabase: Sendable {
   /// The user's mode named `focus`, added as a user-defined mode when missing (a user
   /// with the built-in modes then gets them as rows, and the new one after them).
   private static func ensureMode(
-    _ db: SQLiteConnection, path: String, user: String, focus: String, isNew: Bool, _ encoder: JSONEncoder
+    _ db: SQLiteConnection, path: String, user: String, focus: String, builtIn: Bool, _ encoder: JSONEncoder
   ) throws(FocusStoreError) -> FocusMode {
-    var builtIn = isNew
-    if !isNew {
-      builtIn = try db.withStatement("SELECT builtin_modes FROM users WHERE id = ?1") { (s) throws(FocusStoreError) in
-        try s.bind(1, user)
-        return try s.step() ? s.int(0) != 0 : false
-      }
-    }
     if builtIn, let mode = FocusMode.builtIn.first(where: { $0.name.sameBytes(as: focus) }) { return mode }
     var modes: [FocusMode] = builtIn ? FocusMode.builtIn : []
     if !builtIn {
@@ -729,6 +730,17 @@ public final class FocusDatabase: Sendable {
     }
     try insertMode(db, path: path, user: user, position: position, mode, encoder)
     return mode
+  }
+
+  /// A stored user's active Focus, and whether their modes are the built-in ones.
+  private static func focusAndModes(_ db: SQLiteConnection, user: String) throws(FocusStoreError)
+    -> (focus: String?, builtIn: Bool)
+  {
+    try db.withStatement("SELECT active_focus, builtin_modes FROM users WHERE id = ?1") {
+      (s) throws(FocusStoreError) in
+      try s.bind(1, user)
+      return try s.step() ? (s.text(0), s.int(1) != 0) : (nil, false)
+    }
   }
 
   // MARK: Testing
