@@ -152,4 +152,57 @@ import Testing
     #expect(service.decide(NotificationContent(filterCriteria: "y"), user: "u", app: "caf\u{E9}").reason == .notMatched)
     #expect(service.decide(NotificationContent(filterCriteria: "y"), user: "u", app: "cafe\u{301}").reason == .noFilter)
   }
+
+  /// `setFilters` follows the rule too: an app id or a Focus name with the text of one the
+  /// user already has and other bytes is refused, whether the user's system is live or
+  /// not, within one batch too, and nothing of a refused batch is installed. (Before, the
+  /// table kept both spellings as two apps while the user's configuration, loaded from it
+  /// or from SQLite, kept one, so the user's system and the decisions disagreed.)
+  @Test(arguments: [false, true])
+  func setFiltersRefusesASecondSpelling(database: Bool) async throws {
+    let path = try FocusDatabaseTests.temporaryPath()
+    let service = database ? try FocusService(database: FocusDatabase(path: path)) : FocusService()
+    let only = NotificationFilter(predicate: try SiftPredicate(format: "SELF IN %@", ["x"]))
+    func refused(_ error: any Error, _ kind: String) -> Bool {
+      "\(error)".contains("the \(kind) ") && "\(error)".contains("has other bytes than the existing")
+    }
+    try await service.setFilter(only, user: "u", app: "caf\u{E9}", focus: "Work")
+    await #expect {
+      try await service.setFilter(only, user: "u", app: "cafe\u{301}", focus: "Work")
+    } throws: { refused($0, "app id") }
+    await #expect {
+      try await service.setFilters([("v", "Work", "caf\u{E9}", only), ("v", "Work", "cafe\u{301}", only)])
+    } throws: { refused($0, "app id") }
+    #expect(service.decide(NotificationContent(filterCriteria: "y"), user: "v", app: "caf\u{E9}") == .unknownUser)
+    try await service.setFilter(only, user: "w", app: "chat", focus: "Caf\u{E9}")
+    await #expect {
+      try await service.setFilter(only, user: "w", app: "chat", focus: "Cafe\u{301}")
+    } throws: { refused($0, "Focus name") }
+    // Through a live system.
+    let live = try await service.system(for: "x")
+    try await service.setFilter(only, user: "x", app: "caf\u{E9}", focus: "Work")
+    await #expect {
+      try await service.setFilter(only, user: "x", app: "cafe\u{301}", focus: "Work")
+    } throws: { refused($0, "app id") }
+    #expect(await live.configuration.inForce.count == 1)
+    // The spelling of a registered app.
+    try service.register(MailFocusFilter.self, app: "r\u{E9}sum\u{E9}")
+    await #expect {
+      try await service.setFilter(only, user: "u", app: "re\u{301}sume\u{301}", focus: "Work")
+    } throws: { refused($0, "app id") }
+    #expect(
+      service.decide(NotificationContent(filterCriteria: "y"), user: "u", app: "cafe\u{301}").reason == .noFilter)
+    guard database else { return }
+    // A Focus the user has besides the active one: the database checks it where it adds
+    // the mode.
+    try await service.setFilter(only, user: "w", app: "chat", focus: "Work")
+    await #expect {
+      try await service.setFilter(only, user: "w", app: "chat", focus: "Cafe\u{301}")
+    } throws: { refused($0, "Focus name") }
+    let restarted = try FocusService(database: FocusDatabase(path: path))
+    #expect(try await restarted.system(for: "u").configuration.inForce.count == 1)
+    #expect(
+      restarted.decide(NotificationContent(filterCriteria: "y"), user: "u", app: "caf\u{E9}").reason == .notMatched)
+    #expect(try await restarted.system(for: "w").configuration.modes.filter { $0.name == "Caf\u{E9}" }.count == 1)
+  }
 }

@@ -716,6 +716,13 @@ public final class FocusDatabase: Sendable {
       }
       if let mode = modes.first(where: { $0.name.sameBytes(as: focus) }) { return mode }
     }
+    if let other = modes.first(where: { $0.name == focus }) {
+      throw FocusStoreError(
+        path: path,
+        message:
+          "cannot install a filter for \(AppRegistry.quoted(user)): "
+          + FocusSpelling.message("Focus name", focus, other.name))
+    }
     let mode = FocusMode(name: focus)
     if builtIn {
       for (position, builtInMode) in modes.enumerated() {

@@ -271,16 +271,19 @@ public final class FocusService: Sendable {
   /// them through that system, so it and the table never disagree. A Focus the user does
   /// not have is added as a user-defined mode.
   ///
-  /// - Throws: ``FocusStoreError`` when the users without a live system cannot be stored
-  ///   (none of them changes then); the first error of a live system's change, after which
-  ///   the live systems before it keep their change.
+  /// - Throws: ``FocusSystemError`` when an app id or a Focus name has the text of one the
+  ///   user (or the registry) already has with other bytes (ids are compared by bytes, and
+  ///   the two would share one entry of the user's configuration); ``FocusStoreError`` when
+  ///   the users without a live system cannot be stored, or when such a Focus name matches
+  ///   one of a stored user's modes other than the active one (found where the database
+  ///   adds the mode). None of the users without a live system changes then, in either
+  ///   case. Otherwise the first error of a live system's change, after which the live
+  ///   systems before it keep their change.
   public func setFilters(_ entries: [(user: String, focus: String, app: String, filter: NotificationFilter)])
     async throws
   {
     let live = try cache.withLock {
-      (cache) throws(FocusStoreError) -> [(
-        FocusSystem, (user: String, focus: String, app: String, filter: NotificationFilter)
-      )] in
+      (cache) throws -> [(FocusSystem, (user: String, focus: String, app: String, filter: NotificationFilter))] in
       var live: [(FocusSystem, (user: String, focus: String, app: String, filter: NotificationFilter))] = []
       var direct: [(user: String, focus: String, app: String, filter: NotificationFilter)] = []
       direct.reserveCapacity(entries.count)
@@ -288,6 +291,7 @@ public final class FocusService: Sendable {
         if let system = cache.systems[IDKey(entry.user)] { live.append((system, entry)) } else { direct.append(entry) }
       }
       guard !direct.isEmpty else { return live }
+      try checkSpellings(direct)
       let policies = try database?.writeFilters(direct)
       table.withLock { t in
         for (k, entry) in direct.enumerated() {
@@ -297,6 +301,41 @@ public final class FocusService: Sendable {
       return live
     }
     for (system, entry) in live { try await system.installFilter(entry.filter, app: entry.app, focus: entry.focus) }
+  }
+
+  /// Refuses the first entry whose app id or Focus name has the text of one its user
+  /// already has (their active Focus and its apps, in the table or earlier in the batch),
+  /// or of a registered app, with other bytes: the user's configuration would keep the two
+  /// in one entry. The Focus modes a database user has besides the active one are checked
+  /// where the database adds a mode.
+  private func checkSpellings(_ entries: [(user: String, focus: String, app: String, filter: NotificationFilter)])
+    throws(FocusSystemError)
+  {
+    // What the entries before leave of each user they touched: the active Focus and its apps.
+    var touched: [IDKey: (focus: String, apps: [String])] = [:]
+    let problem = table.withLock { t -> String? in
+      for entry in entries {
+        let key = IDKey(entry.user)
+        var state = touched[key]
+        if state == nil, let row = t.find(entry.user), let mode = t.mode(row: row) {
+          state = (mode.name, t.filters(row: row).map(\.app))
+        }
+        var apps: [String] = []
+        if let state {
+          if let other = FocusSpelling.clash(entry.focus, in: CollectionOfOne(state.focus)) {
+            return FocusSpelling.message("Focus name", entry.focus, other)
+          }
+          if state.focus.sameBytes(as: entry.focus) { apps = state.apps }
+        }
+        if let other = FocusSpelling.clash(entry.app, in: apps) ?? registry.clash(entry.app) {
+          return FocusSpelling.message("app id", entry.app, other)
+        }
+        if !apps.contains(where: { $0.sameBytes(as: entry.app) }) { apps.append(entry.app) }
+        touched[key] = (entry.focus, apps)
+      }
+      return nil
+    }
+    if let problem { throw FocusSystemError(message: problem) }
   }
 
   private static func install(

@@ -480,6 +480,13 @@ public actor FocusSystem {
   /// user-defined mode when the user has no such Focus.
   func installFilter(_ filter: NotificationFilter, app: String, focus: String) throws {
     try checkAlive()
+    if let other = FocusSpelling.clash(focus, in: configuration.modes.lazy.map(\.name)) {
+      throw FocusSystemError(message: FocusSpelling.message("Focus name", focus, other))
+    }
+    let kept = configuration.activeFocus?.sameBytes(as: focus) == true ? Array(configuration.inForce.keys) : []
+    if let other = FocusSpelling.clash(app, in: kept) ?? registry.clash(app) {
+      throw FocusSystemError(message: FocusSpelling.message("app id", app, other))
+    }
     var next = configuration
     if next.mode(named: focus) == nil { next.modes.append(FocusMode(name: focus)) }
     if let current = next.activeFocus, !current.sameBytes(as: focus) { next.inForce = [:] }
