@@ -189,4 +189,38 @@ import Testing
     #expect(try await system.deliver(mail(.family), to: Self.app).decision.reason == .notMatched)
     #expect(try !FocusStore(url: store.url).load().filtersInForceUnknown)
   }
+
+  /// An import whose filters in force are unknown is built before it is installed: while
+  /// its filters are being built (held at the entity query's `await`), the system still
+  /// decides with the configuration it had, and a delivery is recorded under it. (Before,
+  /// the import was installed first and restored on failure, so a call that ran during the
+  /// build saw an unpersisted configuration: Personal, every app muted `filterUnavailable`.)
+  @Test func anImportIsInstalledOnlyOnceBuiltAndPersisted() async throws {
+    let service = FocusService()
+    try service.register(MailFocusFilter.self, app: Self.app)
+    let alice = try await service.system(for: "alice")
+    try await alice.save(MailFocusFilter.configured([.work]), for: Self.app, in: "Work")
+    try await alice.activate("Work")
+    let legacy = """
+      {"activeFocus": "Personal", "modes": [{"name": "Personal", "isBuiltIn": true}],
+       "savedParameters": {"Personal": {"com.example.mail": {"mailboxes":
+         {"kind": "array", "value": [{"kind": "entity", "value": "family-mail"}]}}}}}
+      """
+    let imported = try JSONDecoder().decode(FocusConfiguration.self, from: Data(legacy.utf8))
+    #expect(imported.filtersInForceUnknown)
+    let gate = Gate()
+    let importing = Task {
+      try await Gate.$current.withValue(gate) { try await service.importConfiguration(imported, for: "alice") }
+    }
+    await gate.entered()
+    #expect(await alice.activeFocus == "Work")
+    #expect(await alice.decision(for: mail(.work), app: Self.app).reason == .matched)
+    #expect(try await alice.deliver(mail(.family), to: Self.app).decision.reason == .notMatched)
+    #expect(service.decide(mail(.work), user: "alice", app: Self.app).reason == .matched)
+    await gate.open()
+    try await importing.value
+    #expect(await alice.activeFocus == "Personal")
+    #expect(await alice.decision(for: mail(.family), app: Self.app).reason == .matched)
+    #expect(service.decide(mail(.work), user: "alice", app: Self.app).reason == .notMatched)
+  }
 }

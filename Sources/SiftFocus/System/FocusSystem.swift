@@ -249,7 +249,8 @@ public actor FocusSystem {
     // The await above may have let an activation or a newer re-read in: install only if
     // this result is still the current one.
     guard started == generation, reloadTickets[app] == ticket, configuration.activeFocus == focus else { return }
-    let (notificationFilter, _) = buildNotificationFilter(filter, registered: registered, focus: focus)
+    let (notificationFilter, _) = buildNotificationFilter(
+      filter, registered: registered, focus: focus, allowsTimeSensitive: allowsTimeSensitive(focus))
     var next = configuration
     next.inForce[app] = AppliedFilter(parameterValues: values, notificationFilter: notificationFilter)
     let nextBadges = try recountedBadges(under: next)
@@ -326,22 +327,31 @@ public actor FocusSystem {
     return try await run.value
   }
 
-  private func runActivation(_ focus: String?, performing: Bool) async throws -> [String: String] {
+  /// Builds the filters of `focus` and installs them with the Focus. `imported` is a
+  /// configuration being imported (its filters in force unknown): the filters are built
+  /// from it and it is installed with them, while the system keeps deciding with its
+  /// current configuration until both are persisted.
+  private func runActivation(_ focus: String?, performing: Bool, imported: FocusConfiguration? = nil) async throws
+    -> [String: String]
+  {
     try checkAlive()
-    if let focus, configuration.mode(named: focus) == nil {
+    let source = imported ?? configuration
+    if let focus, source.mode(named: focus) == nil {
       throw FocusSystemError(message: "there is no Focus named \(AppRegistry.quoted(focus))")
     }
+    let timeSensitive = focus.map { Self.allowsTimeSensitive($0, in: source) } ?? true
     var next: [String: AppliedFilter] = [:]
     var failures: [String: String] = [:]
     var changes: [PendingChange] = []
     for registered in registry.all {
       let app = registered.app
-      let values = focus.flatMap { configuration.savedParameters.exactly($0)?.exactly(app) }
+      let values = focus.flatMap { source.savedParameters.exactly($0)?.exactly(app) }
       var filter = registered.defaults()
       if let focus, let values {
         do {
           filter = try await registered.make(values)
-          let (notificationFilter, failure) = buildNotificationFilter(filter, registered: registered, focus: focus)
+          let (notificationFilter, failure) = buildNotificationFilter(
+            filter, registered: registered, focus: focus, allowsTimeSensitive: timeSensitive)
           if let failure { failures[app] = failure }
           next[app] = AppliedFilter(parameterValues: values, notificationFilter: notificationFilter)
         } catch {
@@ -350,23 +360,21 @@ public actor FocusSystem {
           next[app] = AppliedFilter(
             parameterValues: values,
             notificationFilter: .unavailable(
-              message, allowsTimeSensitive: allowsTimeSensitive(focus),
-              allowsCriticalAlerts: registered.allowsCriticalAlerts))
+              message, allowsTimeSensitive: timeSensitive, allowsCriticalAlerts: registered.allowsCriticalAlerts))
         }
-      } else if let focus {
+      } else if focus != nil {
         // Active, nothing saved for the app: perform() gets the defaults, nothing is filtered.
         next[app] = AppliedFilter(
           parameterValues: nil,
           notificationFilter: NotificationFilter(
-            predicate: nil, allowsTimeSensitive: allowsTimeSensitive(focus),
-            allowsCriticalAlerts: registered.allowsCriticalAlerts))
+            predicate: nil, allowsTimeSensitive: timeSensitive, allowsCriticalAlerts: registered.allowsCriticalAlerts))
       }
       changes.append(PendingChange(app: app, filter: filter, values: values ?? [:]))
     }
     // Serialised, so no other activation ran during the awaits above; the configuration
-    // is read again here, so saves made meanwhile are kept.
+    // is read again here, so saves made meanwhile are kept (an import replaces it whole).
     try checkAlive()
-    var nextConfiguration = configuration
+    var nextConfiguration = imported ?? configuration
     nextConfiguration.inForce = next
     nextConfiguration.activeFocus = focus
     nextConfiguration.filtersInForceUnknown = false
@@ -401,7 +409,9 @@ public actor FocusSystem {
     return failures
   }
 
-  private func allowsTimeSensitive(_ focus: String) -> Bool {
+  private func allowsTimeSensitive(_ focus: String) -> Bool { Self.allowsTimeSensitive(focus, in: configuration) }
+
+  private static func allowsTimeSensitive(_ focus: String, in configuration: FocusConfiguration) -> Bool {
     configuration.mode(named: focus)?.allowsTimeSensitive ?? true
   }
 
@@ -409,10 +419,9 @@ public actor FocusSystem {
   /// Focus's time-sensitive setting and the app's critical-alert permission. A context that
   /// throws gives a filter that fails closed, and the message naming the filter, the Focus
   /// and the error.
-  private func buildNotificationFilter(_ filter: any FocusFilter, registered: RegisteredApp, focus: String)
-    -> (NotificationFilter, failure: String?)
-  {
-    let allowsTimeSensitive = allowsTimeSensitive(focus)
+  private func buildNotificationFilter(
+    _ filter: any FocusFilter, registered: RegisteredApp, focus: String, allowsTimeSensitive: Bool
+  ) -> (NotificationFilter, failure: String?) {
     do {
       let context = try FocusScope.$current.withValue(FocusScope(system: self, app: registered.app)) {
         try filter.appContext
@@ -454,17 +463,12 @@ public actor FocusSystem {
     try checkAlive()
     var next = imported
     if next.filtersInForceUnknown {
-      let previous = configuration
-      // Built through the activation path on the imported configuration; restored when
-      // building fails, so a failure changes nothing.
-      configuration = next
-      do {
-        _ = try await runActivation(next.activeFocus, performing: false)
-        return
-      } catch {
-        configuration = previous
-        throw error
-      }
+      // Built through the activation path from the imported configuration, which is
+      // installed only once it and its filters are persisted: until then (across the
+      // awaits of building) the system decides with its current configuration, and a
+      // failure changes nothing.
+      _ = try await runActivation(next.activeFocus, performing: false, imported: next)
+      return
     }
     next.filtersInForceUnknown = false
     let nextBadges = try recountedBadges(under: next)
