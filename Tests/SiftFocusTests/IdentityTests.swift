@@ -205,4 +205,45 @@ import Testing
       restarted.decide(NotificationContent(filterCriteria: "y"), user: "u", app: "caf\u{E9}").reason == .notMatched)
     #expect(try await restarted.system(for: "w").configuration.modes.filter { $0.name == "Caf\u{E9}" }.count == 1)
   }
+
+  /// An import follows the rule too: a configuration with two spellings of one Focus name
+  /// or app id, or an app id spelled otherwise than the registered app, is refused and the
+  /// user's state stays as it was. (Before, the system installed it: the filter saved under
+  /// `cafe\u{301}` never reached the app registered as `caf\u{E9}`, whose mail was then
+  /// delivered with `noFilter` under the imported Focus.)
+  @Test func anImportWithASecondSpellingIsRefused() async throws {
+    let service = try await Self.service(nil)
+    let registered = "caf\u{E9}"
+    try service.register(MailFocusFilter.self, app: registered)
+    let values = MailFocusFilter.configured([.work]).parameterValues
+    func refused(_ error: any Error, _ kind: String) -> Bool {
+      "\(error)".contains("cannot import the configuration: the \(kind) ")
+        && "\(error)".contains("has other bytes than the existing")
+    }
+    // Written before the filters in force were saved: the import builds them.
+    var otherApp = FocusConfiguration(activeFocus: "Work", savedParameters: ["Work": ["cafe\u{301}": values]])
+    otherApp.filtersInForceUnknown = true
+    let twoApps = FocusConfiguration(
+      activeFocus: "Work", savedParameters: ["Work": ["x\u{E9}": values], "Personal": ["xe\u{301}": values]])
+    let twoModes = FocusConfiguration(
+      modes: FocusMode.builtIn + [FocusMode(name: "Caf\u{E9}"), FocusMode(name: "Cafe\u{301}")])
+    for (configuration, kind) in [(otherApp, "app id"), (twoApps, "app id"), (twoModes, "Focus name")] {
+      await #expect {
+        try await service.importConfiguration(configuration, for: "alice")
+      } throws: { refused($0, kind) }
+      #expect(service.decide(mail(.family), user: "alice", app: Self.app).reason == .notMatched)
+      #expect(try await service.system(for: "alice").configuration.modes.count == FocusMode.builtIn.count)
+    }
+    // The registered spelling imports, and decides.
+    var same = FocusConfiguration(activeFocus: "Work", savedParameters: ["Work": [registered: values]])
+    same.filtersInForceUnknown = true
+    try await service.importConfiguration(same, for: "alice")
+    #expect(service.decide(mail(.family), user: "alice", app: registered).reason == .notMatched)
+    // Straight into a database no service runs over.
+    let database = try FocusDatabase(path: try FocusDatabaseTests.temporaryPath())
+    #expect {
+      try database.importConfiguration(twoModes, for: "bob")
+    } throws: { refused($0, "Focus name") }
+    #expect(try database.users().isEmpty)
+  }
 }

@@ -269,9 +269,13 @@ public final class FocusDatabase: Sendable {
   ///   with ``FocusService/importConfiguration(_:for:)`` then, so the service's decisions
   ///   and the user's system see it), or when the configuration's filters in force are
   ///   unknown (a JSON file written before they were saved: import it through a service,
-  ///   which builds them, or activate its Focus in a ``FocusSystem`` first).
+  ///   which builds them, or activate its Focus in a ``FocusSystem`` first), or when two
+  ///   of its Focus names or two of its app ids have one text and other bytes.
   public func importConfiguration(_ configuration: FocusConfiguration, for user: String) throws(FocusStoreError) {
     guard !isClaimed else { throw claimedError("import a configuration") }
+    if let problem = FocusSpelling.problem(in: configuration, registry: nil) {
+      throw FocusStoreError(path: path, message: "cannot import the configuration: \(problem)")
+    }
     let badges = try loadUser(user).badges
     try saveUser(user, configuration: configuration, badges: badges)
   }

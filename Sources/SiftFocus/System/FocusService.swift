@@ -361,6 +361,11 @@ public final class FocusService: Sendable {
   /// the user's system: stored, seen by this service's decisions, and never overwritten by
   /// a stale copy. A configuration whose filters in force are unknown (a file written
   /// before they were saved) gets them built from its saved values first.
+  ///
+  /// - Throws: ``FocusSystemError`` when two of the configuration's Focus names or app ids
+  ///   have one text and other bytes, or one of its app ids has the text of a registered
+  ///   app's with other bytes (ids are compared by bytes; the user's state is left as it
+  ///   was); what building or persisting the imported state throws.
   public func importConfiguration(_ configuration: FocusConfiguration, for user: String) async throws {
     let system = try await system(for: user)
     try await system.replaceConfiguration(configuration)

@@ -16,3 +16,27 @@ enum FocusSpelling {
     existing.first { $0 == id && !$0.sameBytes(as: id) }
   }
 }
+
+extension FocusSpelling {
+  /// What refuses `configuration` as a user's whole state, as a message: two of its Focus
+  /// names (modes, the active Focus, the Focus names of its saved parameters) or two of its
+  /// app ids (of its saved parameters and its filters in force) with one text and other
+  /// bytes, or an app id with the text of one of `registry`'s and other bytes. Nil if none.
+  static func problem(in configuration: FocusConfiguration, registry: AppRegistry?) -> String? {
+    var names: [String] = []
+    let focusNames =
+      configuration.modes.map(\.name) + Array(configuration.savedParameters.keys)
+      + (configuration.activeFocus.map { [$0] } ?? [])
+    for name in focusNames where !names.contains(where: { $0.sameBytes(as: name) }) {
+      if let other = clash(name, in: names) { return message("Focus name", name, other) }
+      names.append(name)
+    }
+    var apps: [String] = []
+    let appIDs = configuration.savedParameters.values.flatMap(\.keys) + Array(configuration.inForce.keys)
+    for app in appIDs where !apps.contains(where: { $0.sameBytes(as: app) }) {
+      if let other = clash(app, in: apps) ?? registry?.clash(app) { return message("app id", app, other) }
+      apps.append(app)
+    }
+    return nil
+  }
+}

@@ -461,6 +461,9 @@ public actor FocusSystem {
 
   private func installImported(_ imported: FocusConfiguration) async throws {
     try checkAlive()
+    if let problem = FocusSpelling.problem(in: imported, registry: registry) {
+      throw FocusSystemError(message: "cannot import the configuration: \(problem)")
+    }
     var next = imported
     if next.filtersInForceUnknown {
       // Built through the activation path from the imported configuration, which is
