@@ -25,8 +25,10 @@ enum AdversarialBenchmarks {
       let ms = milliseconds(ns)
       if options.json {
         print(
-          "{\"suite\": \"adversarial\", \"workload\": \"\(name)\", \"engine\": \"sift\", "
-            + "\"ns_per_op\": \(Report.rounded(ns)), \"ms\": \(ms), \"outcome\": \"\(outcome)\"}")
+          JSONLine.make([
+            "suite": "adversarial", "workload": .string(name), "engine": "sift",
+            "ns_per_op": JSONLine.number(Report.rounded(ns)), "ms": JSONLine.number(ms), "outcome": .string(outcome),
+          ]))
       } else {
         print("\("adversarial \(name)".padding(50)) \(ms.leftPadding(9)) ms  \(outcome)")
       }
@@ -115,7 +117,127 @@ enum AdversarialBenchmarks {
             "ANY xs MATCHES '(.*a)(?=.*b)'", ["xs": strings(100) { _ in String(repeating: "a", count: 10 << 10) }])
         }
       ))
+    all += workTheBudgetCharges
     return all
+  }
+
+  /// Work that once went uncharged or was super-linear, each case ≤ 1 MiB of input: it must
+  /// finish, or stop with `limitExceeded`, well under 100 ms (README, "Bounded evaluation").
+  static var workTheBudgetCharges: [(String, () -> Run)] {
+    // Set operations and grouping over values that a hash of two levels, or Swift's
+    // canonical-equivalence string hash, made collide.
+    let nested = SiftValue.array((0..<104_000).map { .array([.array([.int($0)])]) })
+    let spellings = SiftValue.array(
+      (0..<16_384).map { bits in .string((0..<14).map { bits >> $0 & 1 == 0 ? "\u{E9}" : "e\u{301}" }.joined()) })
+    let zeros = SiftValue.array(Array(repeating: .int(0), count: 500_000))
+    let deep = (0..<500).reduce(SiftValue.array(Array(repeating: .int(0), count: 10_000))) { v, _ in .array([v]) }
+    let deeper = (0..<500).reduce(SiftValue.array(Array(repeating: .int(0), count: 50_000))) { v, _ in .array([v]) }
+    let megabyte = String(repeating: "a", count: 1 << 20)
+    let half = String(repeating: "a", count: 1 << 19)
+    let words = String(repeating: "hello wORLD ", count: (1 << 20) / 12)
+    let accented = String(repeating: "\u{E9}t\u{E9} ", count: (1 << 20) / 6)
+    let foundationZeros: [String: Any] = ["a": Array(repeating: 0, count: 500_000)]
+    let keyed = SiftValue.dictionary(Dictionary(uniqueKeysWithValues: (0..<100_000).map { ("k\($0)", .int($0)) }))
+    return [
+      ("union nested [[i]] x104000", { evaluate("(b UNION b).@count == -1", ["b": nested]) }),
+      ("union 16384 forms of e-acute", { evaluate("(b UNION b).@count == -1", ["b": spellings]) }),
+      (
+        "distinct 16384 forms of e-acute",
+        { evaluate("count(b.@distinctUnionOfObjects.self) == -1", ["b": spellings]) }
+      ),
+      ("minus empty left", { evaluate("({} MINUS b).@count == -1", ["b": nested]) }),
+      (
+        "containsObject: x12000 over 500000",
+        { evaluate(orChain(terms: 12_000) { _ in "xs containsObject: y" }, ["xs": zeros, "y": 1]) }
+      ),
+      (
+        "== nested 250000 x10000",
+        {
+          evaluate(
+            orChain(terms: 10_000) { _ in "a == b" },
+            [
+              "a": .array([.array(Array(repeating: .int(0), count: 250_000))]),
+              "b": .array([.array(Array(repeating: .int(0), count: 249_999) + [.int(1)])]),
+            ])
+        }
+      ),
+      ("description 500 deep x10000", { evaluate("FUNCTION(a, 'description') == 'x'", ["a": deep]) }),
+      ("description 500 deep x50000", { evaluate("FUNCTION(a, 'description') == 'x'", ["a": deeper]) }),
+      (
+        "capitalizedString 1MiB ASCII x8",
+        { evaluate(orChain(terms: 8) { _ in "FUNCTION(s, 'capitalizedString') == 'x'" }, ["s": .string(words)]) }
+      ),
+      (
+        "capitalizedString 1MiB accented x8",
+        { evaluate(orChain(terms: 8) { _ in "FUNCTION(s, 'capitalizedString') == 'x'" }, ["s": .string(accented)]) }
+      ),
+      (
+        "uppercase: 1MiB accented x8",
+        { evaluate(orChain(terms: 8) { _ in "uppercase(s) == 'x'" }, ["s": .string(accented)]) }
+      ),
+      (
+        "uppercase: 1MiB ASCII x8",
+        { evaluate(orChain(terms: 8) { _ in "uppercase(s) == 'x'" }, ["s": .string(words)]) }
+      ),
+      (
+        "uppercase: 100KB accented x1",
+        { evaluate("uppercase(s) == 'x'", ["s": .string(String(accented.prefix(1 << 16)))]) }
+      ),
+      (
+        "capitalizedString 100KB accented x1",
+        { evaluate("FUNCTION(s, 'capitalizedString') == 'x'", ["s": .string(String(accented.prefix(1 << 16)))]) }
+      ),
+      (
+        "index by 1MiB accented key x10000",
+        { evaluate(orChain(terms: 10_000) { _ in "d[s] == 1" }, ["d": ["k": 1], "s": .string(accented)]) }
+      ),
+      ("median 100000", { evaluate("median(xs) == -1", ["xs": .array(Array(repeating: .int(0), count: 100_000))]) }),
+      (
+        "Foundation array read 100000 x1",
+        { evaluateFoundation("a == nil", ["a": Array(repeating: 0, count: 100_000)]) }
+      ),
+      (
+        "intValue 1MiB of spaces x100",
+        {
+          evaluate(
+            orChain(terms: 100) { _ in "FUNCTION(s, 'intValue') == 1" },
+            ["s": .string(String(repeating: " ", count: 1 << 20))])
+        }
+      ),
+      (
+        "index by 1MiB key x10000",
+        { evaluate(orChain(terms: 10_000) { _ in "d[s] == 1" }, ["d": ["k": 1], "s": .string(megabyte)]) }
+      ),
+      (
+        "@max of 2 long strings x10000",
+        {
+          evaluate(
+            orChain(terms: 10_000) { _ in "xs.@max.self == 'x'" },
+            ["xs": .array([.string(half + "a"), .string(half + "b")])])
+        }
+      ),
+      ("median 500000", { evaluate("median(xs) == -1", ["xs": zeros]) }),
+      (
+        "Foundation array read x10000",
+        { evaluateFoundation(orChain(terms: 10_000) { _ in "a == nil" }, foundationZeros) }
+      ),
+      (
+        "description of 100000 keys x10",
+        { evaluate(orChain(terms: 10) { _ in "FUNCTION(d, 'description') == 'x'" }, ["d": keyed]) }
+      ),
+      ("== of 100000 keys x100", { evaluate(orChain(terms: 100) { _ in "d == e" }, ["d": keyed, "e": keyed]) }),
+      (
+        "CAST 1MiB string to NSNumber",
+        { evaluate("CAST(s, 'NSNumber') == 1", ["s": .string(megabyte)]) }
+      ),
+    ]
+  }
+
+  /// `format` compiled once, outside the timing; each run is one evaluation of a
+  /// Foundation dictionary.
+  static func evaluateFoundation(_ format: String, _ input: [String: Any]) -> Run {
+    let p = try! SiftPredicate(format: format)
+    return { outcome { () throws(EvaluationError) in try p.evaluate(with: input) } }
   }
 
   /// The ReDoS set and the subject that makes each backtrack worst: a long run the pattern

@@ -232,9 +232,7 @@ enum FocusScaleBenchmarks {
 
   static func report(_ options: BenchmarkOptions, _ name: String, _ value: Double, unit: String, target: String?) {
     if options.json {
-      print(
-        "{\"suite\": \"focus-scale\", \"workload\": \"\(name)\", \"value\": \(Report.rounded(value)), "
-          + "\"unit\": \"\(unit)\"\(target.map { ", \"target\": \($0)" } ?? "")}")
+      print(JSONLine.make(suite: "focus-scale", name, value: Report.rounded(value), unit: unit, target: target))
     } else {
       let shown = "\(Int(value.rounded()))\(unit)".leftPadding(14)
       print("\("focus-scale \(name)".padding(70)) \(shown)\(target.map { "   target \($0)" } ?? "")")

@@ -92,7 +92,8 @@ enum IndexBenchmarks {
       report(
         options, "\(name) brute force matches per second", Double(sample.count) / elapsed.seconds, unit: "/s",
         target: nil)
-      report(options, "\(name) mismatches vs brute force (of \(sample.count))", Double(mismatches), unit: "", target: "0")
+      report(
+        options, "\(name) mismatches vs brute force (of \(sample.count))", Double(mismatches), unit: "", target: "0")
     }
     report(
       options, "\(name) predicates inserted per second", Double(n) / inserting.seconds, unit: "/s",
@@ -122,9 +123,7 @@ enum IndexBenchmarks {
     decimals: Bool = false
   ) {
     if options.json {
-      print(
-        "{\"suite\": \"index\", \"workload\": \"\(name)\", \"value\": \(Report.rounded(value)), "
-          + "\"unit\": \"\(unit)\"\(target.map { ", \"target\": \($0)" } ?? "")}")
+      print(JSONLine.make(suite: "index", name, value: Report.rounded(value), unit: unit, target: target))
     } else {
       let number = decimals ? "\(Report.rounded(value * 10) / 10)" : "\(Int(value.rounded()))"
       let shown = "\(number)\(unit)".leftPadding(14)
@@ -189,7 +188,8 @@ enum IndexBenchmarks {
       case 5, 6:
         let low = Self.mix(i, 6) % 10_000_000
         return try SiftPredicate(
-          format: "size BETWEEN %@ AND priority >= %d",
+          // `bytes`, not `size`: SIZE is a reserved word (`xs[SIZE]`).
+          format: "bytes BETWEEN %@ AND priority >= %d",
           arguments: [.array([.int(low), .int(low + Self.mix(i, 7) % 1_000)]), level])
       case 7, 8:
         let tags = SiftValue.array([.string("t\(Self.mix(i, 8) % 100_000)"), .string("t\(Self.mix(i, 9) % 100_000)")])
@@ -205,7 +205,8 @@ enum IndexBenchmarks {
     /// random predicate, half to a random account.
     func notification(_ k: Int, predicates n: Int) -> SiftValue {
       let account =
-        Self.mix(k, 11) % 2 == 0 ? Self.account(Self.mix(k, 12) % n, Self.mix(k, 13) % 3) : Self.account(Self.mix(k, 14))
+        Self.mix(k, 11) % 2 == 0
+        ? Self.account(Self.mix(k, 12) % n, Self.mix(k, 13) % 3) : Self.account(Self.mix(k, 14))
       let priority = SiftValue.int(Self.mix(k, 15) % 6)
       let tagged = Self.mix(k, 16) % 4 == 0
       var fields: [String: SiftValue] = [
@@ -215,7 +216,7 @@ enum IndexBenchmarks {
       ]
       if name == "mixed" {
         fields["subject"] = .string("Re: \(Self.words[Self.mix(k, 18) % Self.words.count]) for \(k)")
-        fields["size"] = .int(Self.mix(k, 19) % 10_000_000)
+        fields["bytes"] = .int(Self.mix(k, 19) % 10_000_000)
         fields["tags"] = .array((0..<3).map { .string("t\(Self.mix(k * 3 + $0, 20) % 100_000)") })
         fields["category"] = .string("cat-\(Self.mix(k, 21) % 100_000)")
       }

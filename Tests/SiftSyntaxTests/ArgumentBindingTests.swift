@@ -63,6 +63,39 @@ import Testing
     #expect(error.hint == "a key path is one or more keys joined by '.'")
   }
 
+  /// The empty key is refused in both spellings, `%K` with `""` and `#""` (or `#''`), with
+  /// the same hint: a key path never holds an empty key, whichever way it is written.
+  @Test(arguments: [
+    ("%K == 1", [SiftValue.string("")], #"argument 1 is not a key path: """#, SourceRange(start: 0, end: 2)),
+    ("a.%K == 1", [.string("")], #"argument 1 is not a key path: """#, SourceRange(start: 2, end: 4)),
+    (#"#"" == 1"#, [], "a quoted key cannot be empty", SourceRange(start: 0, end: 3)),
+    ("#'' == 1", [], "a quoted key cannot be empty", SourceRange(start: 0, end: 3)),
+    (#"a.#"" == 1"#, [], "a quoted key cannot be empty", SourceRange(start: 2, end: 5)),
+    (#"a.#"".b == 1"#, [], "a quoted key cannot be empty", SourceRange(start: 2, end: 5)),
+    ("%K == 1", [.string("a..b")], #"argument 1 is not a key path: "a..b""#, SourceRange(start: 0, end: 2)),
+  ])
+  func emptyKeysAreRefusedInBothSpellings(
+    _ text: String, _ arguments: [SiftValue], _ message: String, _ range: SourceRange
+  ) throws {
+    let error = try #require(parseError(text, arguments)).error
+    #expect(error.message == message)
+    #expect(error.range == range)
+    #expect(error.hint == "a key path is one or more keys joined by '.'")
+  }
+
+  /// Any other key reads the same through `%K` and as `#"…"`, and prints as text that
+  /// parses back to the same tree.
+  @Test(arguments: ["x", "fill-opacity", " ", "\u{0}", "a\nb", "\"", "\\", "é", "like", "@count", "#"])
+  func keySpellingsAgree(_ key: String) throws {
+    let viaArgument = try parse("%K == 1", [.string(key)])
+    var quoted = "#"
+    CanonicalPrinter.writeString(key, to: &quoted)
+    let viaText = try parse(quoted + " == 1")
+    #expect(viaArgument == viaText, "\(key.debugDescription)")
+    #expect(lhs(viaText)?.kind == .keyPath(base: nil, keys: [key]))
+    #expect(try parse(viaArgument.predicateFormat) == viaArgument, "\(viaArgument.predicateFormat)")
+  }
+
   @Test(arguments: [
     (SiftValue.int(1), "%K expects a key path string, but argument 1 is the number 1"),
     (.null, "%K expects a key path string, but argument 1 is null"),

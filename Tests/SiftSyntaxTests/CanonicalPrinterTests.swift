@@ -99,4 +99,17 @@ import Testing
     #expect(PredicateSyntax(.not(PredicateSyntax(.not(a)))).predicateFormat == "NOT NOT a == 1")
     #expect(PredicateSyntax(.not(PredicateSyntax(.constant(false)))).predicateFormat == "NOT FALSEPREDICATE")
   }
+
+  /// The byte-wise word test for ASCII keys answers as the Unicode one.
+  @Test(arguments: [
+    "a", "A", "_", "_1", "a1", "1a", "9", "", "a-b", "a b", "a.b", "@count", "#x", "zZ_09", "a\u{0}", "`", "[",
+    "{", "@", "Z", "z", "é", "aé",
+  ])
+  func asciiWordsAreWords(_ key: String) {
+    if let ascii = CanonicalPrinter.asciiWord(key) {
+      #expect(ascii == CanonicalPrinter.isWord(key.unicodeScalars[...]), "\(key.debugDescription)")
+    } else {
+      #expect(key.utf8.contains { $0 >= 0x80 })
+    }
+  }
 }

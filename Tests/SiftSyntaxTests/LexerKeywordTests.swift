@@ -162,4 +162,21 @@ import Testing
     #expect(error.range == range)
     #expect(error.hint != nil)
   }
+
+  /// Which keys the printer escapes with `#`: the reserved words and the names the parser
+  /// gives a meaning before `(`, in any case, as Unicode upper-casing reads them (`ﬁrst` is
+  /// FIRST); the in-place lookup for ASCII names answers the same.
+  @Test func needsEscapeIsUpperCasedMembership() {
+    let extra = ["FUNCTION", "TERNARY", "APPLY", "INTERSECTION", "INTERSECT", "MINUS", "UNION", "TOKENMATCHES"]
+    var names = ["a", "x", "name", "ands", "an", "i", "functions", "unions", "_in", "in_", "IN2", "é", "ﬁrst", "ıN"]
+    for word in Keyword.allCases.map(\.rawValue) + extra {
+      names += [word, word.lowercased(), word.prefix(1) + word.dropFirst().lowercased(), String(word.dropLast())]
+    }
+    for name in names {
+      let upper = name.uppercased()
+      #expect(Keyword.needsEscape(name) == (Keyword(rawValue: upper) != nil || extra.contains(upper)), "\(name)")
+    }
+    #expect(Keyword.needsEscape("ﬁrst"))
+    #expect(Keyword.needsEscape("like") && Keyword.needsEscape("Function") && !Keyword.needsEscape("a"))
+  }
 }

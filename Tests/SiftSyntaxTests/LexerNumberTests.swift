@@ -20,7 +20,7 @@ import Testing
   @Test(arguments: [
     ("1.5", 1.5), ("2.71828", 2.71828), ("0.0", 0.0), ("10.25", 10.25), ("1.0", 1.0),
     ("9.2e-5", 9.2e-5), ("1e5", 1e5), ("1E5", 1e5), ("1e+20", 1e20), ("1E-3", 1e-3), ("2.5e3", 2500.0),
-    ("1e0", 1.0), ("5e-324", 5e-324), ("1.7976931348623157e308", 1.7976931348623157e308),
+    ("1e0", 1.0), ("5e-324", .leastNonzeroMagnitude), ("1.7976931348623157e308", 1.7976931348623157e308),
     // A decimal integer too large for Int becomes a double instead of failing.
     ("99999999999999999999", 1e20),
     ("123456789012345678901234567890", 1.2345678901234568e29),
@@ -36,7 +36,41 @@ import Testing
   @Test(arguments: ["9223372036854775808", "09223372036854775808"])
   func intMinMagnitude(_ source: String) throws {
     #expect(try lexKinds(source) == [.integerMinMagnitude])
-    #expect(try lexKinds("9223372036854775809") == [.double(9_223_372_036_854_775_809)])
+    // The nearest double: 2^63.
+    #expect(try lexKinds("9223372036854775809") == [.double(Double(9_223_372_036_854_775_809 as UInt64))])
+  }
+
+  /// A hex, octal or binary literal of 64 bits is its value, as a decimal literal of the
+  /// same value would be: 2^63 is Int.min's magnitude, anything larger the nearest double
+  /// (`0xFFFFFFFFFFFFFFFF` is 18446744073709551615, not -1). Only more than 64 bits is an
+  /// error (the error table).
+  @Test(arguments: [
+    ("0x8000000000000000", Token.Kind.integerMinMagnitude),
+    ("0b1" + String(repeating: "0", count: 63), .integerMinMagnitude),
+    ("0o1000000000000000000000", .integerMinMagnitude),
+    ("0x8000000000000001", .double(Double(0x8000_0000_0000_0001 as UInt64))),
+    ("0xFFFFFFFFFFFFFFFF", .double(Double(UInt64.max))), ("0xffffffffffffffff", .double(Double(UInt64.max))),
+    ("0b" + String(repeating: "1", count: 64), .double(Double(UInt64.max))),
+    ("0o1777777777777777777777", .double(Double(UInt64.max))),
+  ])
+  func sixtyFourBitLiterals(_ source: String, _ kind: Token.Kind) throws {
+    let tokens = try lexAll(source)
+    #expect(tokens.map(\.kind) == [kind, .end])
+    #expect(tokens[0].range == SourceRange(start: 0, end: source.utf8.count))
+  }
+
+  /// The values in a tree, and the canonical text they print as, which parses back.
+  @Test(arguments: [
+    ("x == 0x8000000000000000", SiftValue.double(9_223_372_036_854_775_808), "x == 9.223372036854776e+18"),
+    ("x == -0x8000000000000000", .int(.min), "x == -9223372036854775808"),
+    ("x == 0xFFFFFFFFFFFFFFFF", .double(18_446_744_073_709_551_616), "x == 1.8446744073709552e+19"),
+    ("x == 0x7FFFFFFFFFFFFFFF", .int(.max), "x == 9223372036854775807"),
+  ])
+  func sixtyFourBitLiteralsInATree(_ text: String, _ value: SiftValue, _ canonical: String) throws {
+    let p = try parse(text)
+    #expect(rhs(p)?.kind == .constant(value))
+    #expect(p.predicateFormat == canonical)
+    #expect(try parse(canonical) == p)
   }
 
   @Test(arguments: [
@@ -75,7 +109,9 @@ import Testing
     ("1.5abc", "invalid number literal", 0, 6),
     ("x == 3rd", "invalid number literal", 5, 8),
     ("0x10000000000000000", "integer literal does not fit in 64 bits", 0, 19),
-    ("0b" + String(repeating: "1", count: 64), "integer literal does not fit in 64 bits", 0, 66),
+    ("0b" + String(repeating: "1", count: 65), "integer literal does not fit in 64 bits", 0, 67),
+    ("0o2000000000000000000000", "integer literal does not fit in 64 bits", 0, 24),
+    ("0x1FFFFFFFFFFFFFFFF", "integer literal does not fit in 64 bits", 0, 19),
     ("1e400", "number literal is out of range", 0, 5),
     ("1" + String(repeating: "0", count: 400), "number literal is out of range", 0, 401),
   ])

@@ -196,6 +196,128 @@ import Testing
     #expect(error.description.hasPrefix("1:1048577: error: predicate is 1048577 bytes long"))
   }
 
+  // MARK: - Canonical text
+
+  static func canonicalHint(_ what: String) -> String {
+    "SyntaxLimits.maxInputLength also bounds the text a \(what) prints as, so that it parses back: "
+      + "a bound string or %K key counts as its printed text, and a control character prints as 6 bytes"
+  }
+
+  /// `a == %@` with a string of NULs (each prints as `\u0000`) and `x`s: canonical text of
+  /// exactly 1 MiB parses and reads back to the same tree; one byte more is refused, with
+  /// the canonical length, pointing at the whole predicate.
+  @Test func canonicalTextOfAStringArgumentAtTheDefaultLimit() throws {
+    let limit = SyntaxLimits().maxInputLength
+    // `a == "` + 6 × 174,761 + 3 + `"` = 1,048,576 bytes.
+    func argument(_ xs: Int) -> SiftValue {
+      .string(String(repeating: "\u{0}", count: 174_761) + String(repeating: "x", count: xs))
+    }
+    let atLimit = try parse("a == %@", [argument(3)])
+    let text = atLimit.predicateFormat
+    #expect(text.utf8.count == limit)
+    #expect(try parse(text) == atLimit)
+    let error = try #require(parseError("a == %@", [argument(4)])).error
+    #expect(error.message == "the canonical text of this predicate would be 1048577 bytes long; the limit is 1048576")
+    #expect(error.range == SourceRange(start: 0, end: 7))
+    #expect(error.hint == Self.canonicalHint("predicate"))
+  }
+
+  /// The same for a `%K` key (`#"…" == 1`), and issue 22's key of 1,040,000 NULs.
+  @Test func canonicalTextOfAKeyArgumentAtTheDefaultLimit() throws {
+    // `#"` + 6 × 174,761 + 2 + `" == 1` = 1,048,576 bytes.
+    func key(_ xs: Int) -> SiftValue {
+      .string(String(repeating: "\u{0}", count: 174_761) + String(repeating: "x", count: xs))
+    }
+    let atLimit = try parse("%K == 1", [key(2)])
+    let text = atLimit.predicateFormat
+    #expect(text.utf8.count == 1 << 20)
+    #expect(try parse(text) == atLimit)
+    #expect(
+      parseError("%K == 1", [key(3)])?.error.message.hasSuffix("1048577 bytes long; the limit is 1048576") == true)
+    let issue = try #require(parseError("%K == 1", [.string(String(repeating: "\u{0}", count: 1_040_000))])).error
+    #expect(issue.message == "the canonical text of this predicate would be 6240008 bytes long; the limit is 1048576")
+  }
+
+  /// Text that grows when printed: raw control characters in a string literal, under a
+  /// limit of 64. Exactly 64 canonical bytes parse; 65 are refused, though the text itself
+  /// is 20 bytes.
+  @Test(arguments: [0, 1])
+  func canonicalTextOfTheTextItselfAtTheLimit(_ over: Int) throws {
+    let limits = SyntaxLimits(maxInputLength: 64)
+    // `a == "` + 6 × 9 + 3 + over + `"`: 64 + over canonical bytes; the text is 19 + over.
+    let text = "a == '" + String(repeating: "\u{1}", count: 9) + String(repeating: "x", count: 3 + over) + "'"
+    #expect(text.utf8.count == 19 + over)
+    if over == 0 {
+      let p = try parse(text, limits: limits)
+      #expect(p.predicateFormat.utf8.count == 64)
+      #expect(try parse(p.predicateFormat, limits: limits) == p)
+    } else {
+      let error = try #require(parseError(text, limits: limits)).error
+      #expect(error.message == "the canonical text of this predicate would be 65 bytes long; the limit is 64")
+      #expect(error.range == SourceRange(start: 0, end: 20))
+    }
+  }
+
+  /// An expression parsed on its own is held to the same limit.
+  @Test func canonicalTextOfAnExpression() throws {
+    let options = ParseOptions(limits: SyntaxLimits(maxInputLength: 16))
+    // `"` + 6 × 2 + 2 + `"` = 16 bytes.
+    let fits = try ExpressionSyntax(parsing: "%@", arguments: ["\u{1}\u{1}xx"], options: options)
+    #expect(fits.description.utf8.count == 16)
+    #expect(try ExpressionSyntax(parsing: fits.description, options: options) == fits)
+    let error = #expect(throws: PredicateSyntaxError.self) {
+      try ExpressionSyntax(parsing: "%@", arguments: ["\u{1}\u{1}xxx"], options: options)
+    }
+    #expect(error?.error.message == "the canonical text of this expression would be 17 bytes long; the limit is 16")
+    #expect(error?.error.hint == Self.canonicalHint("expression"))
+  }
+
+  /// A collection argument is not held to the limit (large lists are what `%@` is for): it
+  /// counts as `{}`. Here 200,000 ids print as 2.4 MB, and strings of control characters
+  /// inside an array as 6 bytes each.
+  @Test func collectionArgumentsAreNotCounted() throws {
+    let ids = SiftValue.array((0..<200_000).map { .string("id-\($0)") })
+    let p = try parse("account IN %@", [ids])
+    #expect(p.predicateFormat.utf8.count > 2_000_000)
+    let controls = SiftValue.array([.string(String(repeating: "\u{1}", count: 20))])
+    let limits = SyntaxLimits(maxInputLength: 32)
+    #expect(parseError("a IN %@ AND b == 1", [controls], limits: limits) == nil)
+    // The rest of the predicate still counts: `a IN {} AND b == "\u0001\u0001x"` is 32 bytes.
+    #expect(parseError("a IN %@ AND b == %@", [controls, "\u{1}\u{1}x"], limits: limits) == nil)
+    #expect(
+      parseError("a IN %@ AND b == %@", [controls, "\u{1}\u{1}xx"], limits: limits)?.error.message
+        == "the canonical text of this predicate would be 33 bytes long; the limit is 32")
+  }
+
+  /// The check measures only when a bound passes the limit: 8 × the text plus each
+  /// argument's bound. The source's own tokens grow at most sixfold when printed (a control
+  /// character in a string), so the margin holds; these are the constructs that grow most.
+  @Test(arguments: [
+    "a == '\u{1}\u{1}\u{1}\u{1}\u{1}\u{1}\u{1}\u{1}'", "a == '\u{7F}\u{0}'", "#'\u{1}\u{1}' == 1",
+    "a == '\\0\\0\\0'", "a == 1e15", "a IN {9e15,9e15,9e15}", "a=NO", "a IN {NO,NO,NO,NO}", "!!!!!!a=b",
+    "NONE a=b", "a=b||a=b&&a=b||a=b&&a=b", "a=($v:=1)", "SUBQUERY(x,$x,$x=1).@count>0", "FUNCTION(a,'b')=1",
+    "CAST(1,'NSDate')=a", "a=[cd]b", "a<>b", "a=<b", "a=YES", "{1,2,3}=a", "a[0]=1", "-a=--b", "a+b*c=1",
+    "TERNARY(a=1,1,2)=1", "a=\"\\t\\n\\r\"",
+  ])
+  func canonicalTextGrowsAtMostSixfold(_ text: String) throws {
+    let printed = try parse(text).predicateFormat
+    #expect(printed.utf8.count <= 6 * text.utf8.count, "\(text) -> \(printed)")
+    #expect(CanonicalLengthCheck.textGrowthBound >= 6)
+    #expect(try parse(printed) == parse(text))
+  }
+
+  /// Each argument's bound holds wherever it is bound (the bound expression printed).
+  @Test(arguments: [
+    ("%K", SiftValue.string("\u{1}")), ("%K", .string("-.-.-.-")), ("%K", .string("\u{1}.\u{1}")), ("%K", "self"),
+    ("%K", "like.a"), ("%@", .string("\u{0}\u{0}")), ("%s", .string("\u{7F}")), ("%@", .string("")),
+    ("%@", .double(-2.2250738585072014e-308)), ("%@", .date(secondsSinceReferenceDate: -1.7976931348623157e308)),
+    ("%d", .int(.min)), ("%@", .double(.nan)), ("%@", .double(-.infinity)), ("%@", .bool(false)), ("%@", .null),
+  ])
+  func argumentBoundsHold(_ specifier: String, _ argument: SiftValue) throws {
+    let bound = try #require(lhs(try parse(specifier + " == 1", [argument])))
+    #expect(bound.description.utf8.count <= CanonicalLengthCheck.argumentBound(argument), "\(bound)")
+  }
+
   /// Bytes are checked as UTF-8 first, then against the length limit: each failure names
   /// its own cause and points at its byte.
   @Test func invalidUTF8AndTheLengthLimit() throws {

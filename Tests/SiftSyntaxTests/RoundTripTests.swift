@@ -83,6 +83,99 @@ import Testing
     }
   }
 
+  /// The length the canonical-text check counts is the length of the printed text.
+  @Test(arguments: batches)
+  func countedLengthIsThePrintedLength(_ batch: UInt64) {
+    var generator = SyntaxTreeGenerator(seed: 0x1E_0000 &+ batch)
+    for i in 0..<Self.treesPerBatch {
+      let tree = generator.predicate(depth: 1 + i % 5)
+      #expect(CanonicalPrinter.length(tree) == tree.predicateFormat.utf8.count, "\(tree)")
+      if case .comparison(let c) = tree.kind {
+        #expect(CanonicalPrinter.length(c.rhs) == c.rhs.description.utf8.count, "\(c.rhs)")
+      }
+    }
+  }
+
+  /// Every predicate the parser accepts, its arguments bound, prints to text that it
+  /// accepts again under the same limits and that reads back to the same tree; and a
+  /// refusal for the canonical length is exact: the text would have been longer than the
+  /// limit. Random formats mixing `%@`, `%K`, `%d` and string literals holding control
+  /// characters, quotes and backslashes, under limits from 8 to 200 bytes, so that both
+  /// sides of the edge are reached often.
+  @Test(arguments: batches)
+  func acceptedPredicatesPrintToTextTheyAccept(_ batch: UInt64) throws {
+    var rng = SplitMix64(seed: 0xCA_0000 &+ batch)
+    var accepted = 0
+    var refused = 0
+    for _ in 0..<400 {
+      var arguments: [SiftValue] = []
+      let format = Self.randomFormat(&rng, &arguments)
+      let limits = SyntaxLimits(maxInputLength: 8 + rng.below(193))
+      guard format.utf8.count <= limits.maxInputLength else { continue }
+      do {
+        let tree = try parse(format, arguments, limits: limits)
+        accepted += 1
+        let text = tree.predicateFormat
+        // A collection argument is not counted (beyond its `{}`): the limit grows by its
+        // printed text.
+        var within = limits
+        for argument in arguments where argument.isCollection {
+          var printed = ""
+          CanonicalPrinter.writeConstant(argument, to: &printed)
+          within.maxInputLength += printed.utf8.count - 2
+        }
+        #expect(text.utf8.count <= within.maxInputLength, "\(format) \(arguments) -> \(text)")
+        let reparsed = try parse(text, limits: within)
+        // An array argument reads back as a literal aggregate of its elements (the same
+        // value): then the text is the fixed point.
+        if !arguments.contains(where: \.isCollection) {
+          #expect(reparsed == tree, "\(format) \(arguments) -> \(text)")
+        } else {
+          #expect(reparsed.predicateFormat == text, "\(format) \(arguments) -> \(text)")
+        }
+      } catch let error where error.error.message.hasPrefix("the canonical text") {
+        refused += 1
+        let unlimited = try parse(format, arguments, limits: SyntaxLimits(maxInputLength: .max))
+        #expect(unlimited.predicateFormat.utf8.count > limits.maxInputLength, "\(format) \(arguments)")
+      } catch {
+        // Another error (an empty %K key, say): not this property's concern.
+      }
+    }
+    #expect(accepted > 100)
+    #expect(refused > 20)
+  }
+
+  static func randomFormat(_ rng: inout SplitMix64, _ arguments: inout [SiftValue]) -> String {
+    let pieces = ["a", "\u{0}", "\u{1}", "\n", "\t", "\"", "\\", "é", ".", "-", "\u{7F}", "x y"]
+    func string() -> String { (0..<rng.below(12)).map { _ in rng.pick(pieces) }.joined() }
+    func literal() -> String {
+      // Inside single quotes: escape the quote and the backslash, keep the rest raw.
+      "'" + string().map { $0 == "\\" ? "\\\\" : $0 == "'" ? "\\'" : String($0) }.joined() + "'"
+    }
+    func operand() -> String {
+      switch rng.below(6) {
+      case 0:
+        arguments.append(.string(string()))
+        return "%@"
+      case 1:
+        arguments.append(.string(string()))
+        return "%K"
+      case 2:
+        arguments.append(.int(Int(truncatingIfNeeded: rng.next())))
+        return "%d"
+      case 3:
+        arguments.append(.array((0..<rng.below(4)).map { _ in .string(string()) }))
+        return "%@"
+      case 4: return literal()
+      default: return rng.pick(["k", "#\"\u{1}\"", "1e15", "NO", "SELF"])
+      }
+    }
+    let comparisons = (0..<1 + rng.below(3)).map { _ in
+      operand() + rng.pick(["=", " == ", "!=", " BEGINSWITH ", " IN "]) + operand()
+    }
+    return comparisons.joined(separator: rng.pick([" AND ", "&&", "||"]))
+  }
+
   /// The generator reaches every node kind, every operator and every function, so the
   /// properties above cover the whole grammar.
   @Test func generatorCoversTheGrammar() {
@@ -105,6 +198,15 @@ import Testing
     for op in BinaryOperator.allCases { expected.insert("binary-" + op.rawValue) }
     for f in BuiltinFunction.allCases { expected.insert("function-" + f.rawValue) }
     #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
+  }
+}
+
+extension SiftValue {
+  fileprivate var isCollection: Bool {
+    switch self {
+    case .array, .dictionary: true
+    default: false
+    }
   }
 }
 

@@ -22,6 +22,23 @@ import Testing
     #expect(try BuiltinSelectors.call("description", [input]) == .string(expected))
   }
 
+  /// NSString's `boolValue` (Semantics.md): true when, after leading whitespace, an
+  /// optional sign and leading zeros, the next character is Y, y, T, t or a digit 1–9; what
+  /// follows is ignored. The sign and the zeros are skipped before a letter too.
+  @Test(arguments: [
+    ("Y", true), ("y", true), ("T", true), ("t", true), ("yes", true), ("true", true), ("Tomorrow", true),
+    ("1", true), ("9", true), ("007", true), ("0.5", false), ("  42abc", true), ("\t Y", true),
+    ("+Y", true), ("-0y", true), ("+00t", true), ("-T", true), ("00y", true), ("-1", true), ("+0009", true),
+    ("N", false), ("no", false), ("false", false), ("F", false), ("0", false), ("000", false), ("", false),
+    ("   ", false), ("+", false), ("-0", false), ("+-Y", false), ("--1", false), ("0x1", false), ("- Y", false),
+    ("a1", false), ("0 1", false), ("\u{FF11}", false),
+  ])
+  func boolValueOfAString(_ text: String, _ expected: Bool) throws {
+    #expect(try BuiltinSelectors.call("boolValue", [.string(text)]) == .bool(expected), "\(text.debugDescription)")
+    let format = "FUNCTION(%@, 'boolValue') == \(expected ? "YES" : "NO")"
+    #expect(try SiftPredicate(format: format, arguments: [.string(text)]).evaluate(with: .null))
+  }
+
   typealias KindRow = (String, [SiftValue], [SiftValue])
   static let date = SiftValue.date(secondsSinceReferenceDate: 0)
   static let kindRows: [KindRow] = [

@@ -81,10 +81,4 @@ struct FastPathTests {
     #expect(ExistentialPayload.typeID(nested) != ObjectIdentifier(String.self))
     #expect(ExistentialPayload.load(nested, as: String.self) == "short")
   }
-
-  /// The VM's index of the first set operator is the enum's.
-  @Test func setOperatorIndex() {
-    #expect(BinaryOperator.allCases.firstIndex(of: .union) == Machine.firstSetOperator)
-    #expect(BinaryOperator.allCases[Machine.firstSetOperator...] == [.union, .intersect, .minus])
-  }
 }

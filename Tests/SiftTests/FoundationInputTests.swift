@@ -50,6 +50,16 @@ struct FoundationInputTests {
     }
   }
 
+  /// The elements of a `[String: Any?]` seen as `[String: Any]` are optionals inside `Any`:
+  /// nil is null, a value is read through the optional.
+  @Test func optionalsInsideAny() throws {
+    let optionals: [String: Any?] = ["absent": nil, "one": 1, "text": "t", "list": [1, 2] as [Any]]
+    let object = optionals as [String: Any]
+    #expect(
+      try SiftPredicate(format: "absent == nil AND one == 1 AND text == 't' AND list[1] == 2").evaluate(with: object))
+    #expect(SiftValue(foundation: object) == ["absent": .null, "one": 1, "text": "t", "list": [1, 2]])
+  }
+
   /// A value Sift cannot read fails only a predicate that reads it, and the error names the
   /// key and the type.
   @Test func unreadableValuesFailOnlyWhenRead() throws {

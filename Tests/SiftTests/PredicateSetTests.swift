@@ -82,6 +82,64 @@ import Testing
     }
   }
 
+  // MARK: - Heavy constants
+
+  /// Whether a predicate shares its shape's program is decided at insertion: constants
+  /// weighing more than a sixteenth of the budget (one per value and element, one per 8
+  /// bytes of string) keep the predicate's own program, so no evaluation compiles it
+  /// again. At a budget of 1,600 the edge is a weight of 100: `IN` over 99 numbers (the
+  /// array and its elements weigh 100) shares, over 100 it does not.
+  @Test func heavyConstantsKeepTheirOwnProgramFromTheStart() throws {
+    let options = CompileOptions(limits: EvaluationLimits(maxSteps: 1_600))
+    func predicate(_ n: Int) throws -> SiftPredicate {
+      try SiftPredicate(
+        format: "filterCriteria IN %@", arguments: [.array((0..<n).map { .int($0) })], options: options)
+    }
+    #expect(PreparedPredicate(try predicate(99)).shareable)
+    #expect(!PreparedPredicate(try predicate(100)).shareable)
+    let set = SiftPredicateSet<Int>()
+    set.insert(try predicate(99), id: 0)
+    set.insert(try predicate(99), id: 1)
+    set.insert(try predicate(100), id: 2)
+    let stats = set.statistics
+    #expect(stats.sharedShapes == 1)
+    #expect(stats.ownPrograms == 1)
+    #expect(stats.indexed == 3)
+    #expect(set.matches(["filterCriteria": 42]) == [0, 1, 2])
+    #expect(set.matches(["filterCriteria": 99]) == [2])
+    #expect(set.matches(["filterCriteria": 100]) == [])
+  }
+
+  /// Issue 22's rule at the default budget (70,000 ids weigh 140,001, over 62,500): its own
+  /// program, indexed as before, and the answers of `matches` on ids in and out of the
+  /// list, wrong types, null and a missing key, next to a light rule of the same shape
+  /// that still shares.
+  @Test func heavyRuleAnswersAsMatches() throws {
+    let ids = SiftValue.array((0..<70_000).map { .string("id-\($0)") })
+    let heavy = try SiftPredicate(format: "filterCriteria IN %@ AND priority >= %d", arguments: [ids, 2])
+    let light = try SiftPredicate(
+      format: "filterCriteria IN %@ AND priority >= %d", arguments: [["id-7", "other"], 3])
+    let set = SiftPredicateSet<String>()
+    set.insert(heavy, id: "big")
+    set.insert(light, id: "small")
+    let stats = set.statistics
+    #expect(stats.ownPrograms == 1)
+    #expect(stats.sharedShapes == 1)
+    #expect(stats.indexed == 2)
+    let records: [SiftValue] = [
+      ["filterCriteria": "id-7", "priority": 3], ["filterCriteria": "id-7", "priority": 2],
+      ["filterCriteria": "id-69999", "priority": 5], ["filterCriteria": "id-70000", "priority": 5],
+      ["filterCriteria": "other", "priority": 3], ["filterCriteria": "ID-7", "priority": 3],
+      ["filterCriteria": 7, "priority": 3], ["filterCriteria": .null, "priority": 3], ["priority": 3],
+      ["filterCriteria": ["id-7"], "priority": 3], ["filterCriteria": "id-7", "priority": "3"], "id-7",
+    ]
+    for record in records {
+      let expected = [("big", heavy), ("small", light)].filter { $0.1.matches(record) }.map(\.0)
+      #expect(set.matches(record) == expected, "\(record)")
+    }
+    #expect(set.matches(["filterCriteria": "id-7", "priority": 3]) == ["big", "small"])
+  }
+
   // MARK: - Differential
 
   /// Random predicate pools, records and sets: every set match equals filtering the set's

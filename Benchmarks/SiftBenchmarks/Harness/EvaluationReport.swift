@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// One evaluation row's figures.
 struct EvaluationResult {
@@ -31,11 +32,14 @@ enum EvaluationReport {
   static func row(_ r: EvaluationResult, _ options: BenchmarkOptions) {
     if options.json {
       print(
-        "{\"suite\": \"eval\", \"workload\": \"\(r.workload)\", \"engine\": \"\(r.engine)\", \"mode\": \"\(r.mode)\", "
-          + "\"evals_per_sec\": \(json(r.evaluationsPerSecond.rounded())), "
-          + "\"ns_per_eval\": \(json(rounded(r.nanosecondsPerEvaluation, 2))), "
-          + "\"ratio_to_closure\": \(json(rounded(r.ratioToClosure, 4))), \"matches\": \(r.matches.map(String.init) ?? "null"), "
-          + "\"allocs_per_eval\": \(json(rounded(r.allocationsPerEvaluation, 3)))}")
+        JSONLine.make([
+          "suite": "eval", "workload": .string(r.workload), "engine": .string(r.engine), "mode": .string(r.mode),
+          "evals_per_sec": JSONLine.number(r.evaluationsPerSecond.rounded()),
+          "ns_per_eval": JSONLine.number(rounded(r.nanosecondsPerEvaluation, 2)),
+          "ratio_to_closure": JSONLine.number(rounded(r.ratioToClosure, 4)),
+          "matches": r.matches.map { .int($0) } ?? .null,
+          "allocs_per_eval": JSONLine.number(rounded(r.allocationsPerEvaluation, 3)),
+        ]))
     } else {
       print(
         "  " + r.engine.padding(23) + rate(r.evaluationsPerSecond).leftPadding(10)
@@ -43,13 +47,6 @@ enum EvaluationReport {
           + (r.matches.map(String.init) ?? "-").leftPadding(10) + fixed(r.allocationsPerEvaluation, 2).leftPadding(13))
     }
     fflush(nil)  // a full run takes minutes: show each row as it comes, also when piped
-  }
-
-  /// JSON has no NaN: unknown figures are null; whole numbers print without a fraction.
-  private static func json(_ x: Double) -> String {
-    guard x.isFinite else { return "null" }
-    if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
-    return String(x)
   }
 
   private static func rounded(_ x: Double, _ digits: Int) -> Double {

@@ -1,9 +1,14 @@
+import Sift
+
 enum Report {
   static func row(_ options: BenchmarkOptions, suite: String, workload: String, engine: String, nanoseconds: Double) {
     if options.json {
       print(
-        "{\"suite\": \"\(suite)\", \"workload\": \"\(workload)\", \"engine\": \"\(engine)\", "
-          + "\"ns_per_op\": \(rounded(nanoseconds)), \"ops_per_sec\": \(Int(1e9 / nanoseconds))}")
+        JSONLine.make([
+          "suite": .string(suite), "workload": .string(workload), "engine": .string(engine),
+          "ns_per_op": JSONLine.number(rounded(nanoseconds)),
+          "ops_per_sec": JSONLine.number((1e9 / nanoseconds).rounded(.down)),
+        ]))
     } else {
       let name = "\(suite) \(workload)".padding(24)
       print("\(name) \(engine.padding(12)) \(rounded(nanoseconds).description.leftPadding(10)) ns/op")

@@ -1,10 +1,19 @@
 /// Folds constant subtrees before code generation, using the same semantics the VM runs.
 /// A subtree whose evaluation fails is left alone, so its error is raised at evaluation
 /// time with its source range. Non-deterministic functions are never folded.
-struct ConstantFolder {
-  /// The predicate's limits: folding does no more work than evaluation may, so a constant
-  /// over a limit is left for evaluation to report.
+final class ConstantFolder {
+  /// The predicate's limits: folding does no more work than one evaluation may, so a
+  /// constant over a limit is left for evaluation to report.
   let limits: EvaluationLimits
+  /// The budget of the whole fold, shared by every subtree: a predicate that repeats a
+  /// costly constant comparison (`%@ == %@` over large arguments, thousands of times)
+  /// folds until it is spent, then leaves the rest to evaluation, which charges it again.
+  private var steps: Int
+
+  init(limits: EvaluationLimits) {
+    self.limits = limits
+    steps = limits.maxSteps
+  }
 
   func fold(_ p: PredicateSyntax) -> PredicateSyntax {
     var p = p
@@ -23,9 +32,9 @@ struct ConstantFolder {
       if case .constant(let l) = c.lhs.kind, case .constant(let r) = c.rhs.kind {
         let result: Bool?
         if let q = c.quantifier {
-          result = try? Semantics.quantified(q, l, c.op, r, c.options, regex: limits.regex)
+          result = try? Semantics.quantified(q, l, c.op, r, c.options, regex: limits.regex, steps: &steps)
         } else {
-          result = try? Semantics.compare(l, c.op, r, c.options, regex: limits.regex)
+          result = try? Semantics.compare(l, c.op, r, c.options, regex: limits.regex, steps: &steps)
         }
         if let result { p.kind = .constant(result) }
       }
@@ -117,7 +126,6 @@ struct ConstantFolder {
       let folded = fold(base)
       e.kind = .keyPath(base: folded, keys: keys)
       if let v = constant(folded) {
-        var steps = limits.maxSteps
         return replace { () throws(EvaluationError) in try Semantics.keyPath(keys[...], on: v, steps: &steps) }
       }
       return e
@@ -134,7 +142,7 @@ struct ConstantFolder {
         let fi = fold(i)
         e.kind = .index(b, .expression(fi))
         if let bv = constant(b), let iv = constant(fi) {
-          return replace { () throws(EvaluationError) in try Semantics.index(bv, iv) }
+          return replace { () throws(EvaluationError) in try Semantics.index(bv, iv, steps: &steps) }
         }
       default:
         e.kind = .index(b, index)
@@ -156,7 +164,7 @@ struct ConstantFolder {
       let fb = fold(b)
       e.kind = .binary(op, fa, fb)
       if let x = constant(fa), let y = constant(fb) {
-        return replace { () throws(EvaluationError) in try Semantics.binary(op, x, y) }
+        return replace { () throws(EvaluationError) in try Semantics.binary(op, x, y, steps: &steps) }
       }
       return e
     case .function(let f, let args):
@@ -164,13 +172,15 @@ struct ConstantFolder {
       e.kind = .function(f, folded)
       let values = folded.compactMap(constant)
       if Functions.isDeterministic(f), values.count == folded.count {
-        return replace { () throws(EvaluationError) in try Functions.call(f, values) }
+        return replace { () throws(EvaluationError) in try Functions.call(f, values, steps: &steps) }
       }
       return e
     case .cast(let x, let type):
       let f = fold(x)
       e.kind = .cast(f, type: type)
-      if let v = constant(f) { return replace { () throws(EvaluationError) in try Functions.cast(v, to: type) } }
+      if let v = constant(f) {
+        return replace { () throws(EvaluationError) in try Functions.cast(v, to: type, steps: &steps) }
+      }
       return e
     }
   }

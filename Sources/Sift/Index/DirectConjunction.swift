@@ -240,8 +240,9 @@ final class DirectConjunction: Sendable {
     return overflow ? .max : sum
   }
 
-  /// 1 + a string's bytes / 8 + the weights of a collection's elements, at most `cap`
-  /// (also for values nested too deep to walk here).
+  /// 1 + a string's bytes / 8 + the weights of a collection's elements (and 1 + bytes / 2
+  /// for each key of a dictionary), at most `cap` (also for values nested too deep to walk
+  /// here).
   static func weight(_ v: SiftValue, cap: Int, depth: Int = 0) -> Int {
     if depth > 32 { return cap }
     switch v {
@@ -255,8 +256,9 @@ final class DirectConjunction: Sendable {
       return w
     case .dictionary(let d):
       var w = 1
-      for e in d.values {
-        w += weight(e, cap: cap, depth: depth + 1)
+      for (k, e) in d {
+        // Comparing two dictionaries hashes each key (Cost.lookup: at most its bytes / 2).
+        w += 1 + k.utf8.count / 2 + weight(e, cap: cap, depth: depth + 1)
         if w >= cap { return cap }
       }
       return w

@@ -101,7 +101,10 @@ final class PredicateShape: Sendable {
   }
 
   /// The predicate compiled from its own constants: slow (a compile per call), and only
-  /// reached for evaluations that run a good part of the step budget.
+  /// reached for evaluations that run a good part of the step budget on the record's
+  /// values. Constants heavy enough to do that on their own never share a shape
+  /// (``PreparedPredicate/constantsOutweighSharing(_:limits:)``), so the compile is of a
+  /// small predicate, and cheap next to the evaluation that needed it.
   @inline(never)
   private func exact(_ root: UnsafePointer<SiftValue>, string: String?, constants: ConstantSlice) -> Bool {
     let tree = ShapeExtraction.substituting(constants.values, in: syntax)

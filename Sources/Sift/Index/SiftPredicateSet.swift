@@ -23,7 +23,9 @@
 /// **Compact.** Predicates that differ only in their constants share one compiled
 /// program; each keeps its constants and its index entries (about 300 bytes for
 /// `filterCriteria IN {three ids} AND priority >= k`). Predicates compiled with a schema,
-/// a typed layout, custom functions or variables of their own keep their own program.
+/// a typed layout, custom functions or variables of their own keep their own program, and
+/// so do predicates whose constants weigh more than a sixteenth of their step budget (an
+/// `IN` over tens of thousands of ids): decided at insertion, so matching never compiles.
 ///
 /// **Thread-safe.** Every method may be called from any thread. Updates take a write lock
 /// (a pthread read-write lock that prefers writers) and matches a read lock, so a match
@@ -163,7 +165,8 @@ public struct SiftPredicateSetStatistics: Sendable, Hashable {
   /// Compiled programs shared by predicates of one shape.
   public var sharedShapes = 0
   /// Predicates that keep their own compiled program (a schema, a typed layout, custom
-  /// functions or variables of their own, a shape whose program did not compile).
+  /// functions or variables of their own, constants too heavy to share, a shape whose
+  /// program did not compile).
   public var ownPrograms = 0
   /// Index groups: one per key path, `ANY` or not, kind of lookup and folding.
   public var groups = 0

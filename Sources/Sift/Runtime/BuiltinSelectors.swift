@@ -13,19 +13,28 @@ package enum BuiltinSelectors {
     "stringByAppendingString:", "isKindOfClass:", "isEqual:", "isEqualToString:", "containsObject:",
   ]
 
-  /// The result of the built-in `name` on `arguments` (the receiver first); nil when there
-  /// is no built-in of that name and arity.
-  package static func call(_ name: String, _ arguments: [SiftValue]) throws(EvaluationError) -> SiftValue? {
+  /// The result of the built-in `name` on `arguments` (the receiver first), its work
+  /// charged to `steps` before it is done (``Cost``); nil when there is no built-in of that
+  /// name and arity.
+  package static func call(_ name: String, _ arguments: [SiftValue], steps: inout Int) throws(EvaluationError)
+    -> SiftValue?
+  {
     guard let receiver = arguments.first else { return nil }
     let rest = arguments.dropFirst()
     if rest.isEmpty {
-      return try unary(name, receiver)
+      return try unary(name, receiver, steps: &steps)
     }
     guard rest.count == 1, let argument = rest.first else { return nil }
-    return try binary(name, receiver, argument)
+    return try binary(name, receiver, argument, steps: &steps)
   }
 
-  private static func unary(_ name: String, _ x: SiftValue) throws(EvaluationError) -> SiftValue? {
+  /// ``call(_:_:steps:)`` without a budget, for callers that bound the values themselves.
+  package static func call(_ name: String, _ arguments: [SiftValue]) throws(EvaluationError) -> SiftValue? {
+    var unlimited = Int.max
+    return try call(name, arguments, steps: &unlimited)
+  }
+
+  private static func unary(_ name: String, _ x: SiftValue, steps: inout Int) throws(EvaluationError) -> SiftValue? {
     func unsupported() -> EvaluationError {
       EvaluationError(.typeMismatch, "FUNCTION '\(name)' is not a method of a \(x.kindName)")
     }
@@ -33,6 +42,11 @@ package enum BuiltinSelectors {
     case "uppercaseString", "lowercaseString", "capitalizedString", "length":
       if case .null = x { return .null }
       guard case .string(let s) = x else { throw unsupported() }
+      switch name {
+      case "length": try Semantics.charge(Cost.string(s.utf8.count, folding: false), &steps)
+      case "capitalizedString": try Semantics.charge(Cost.capitalizing(s), &steps)
+      default: try Semantics.charge(Cost.caseMapping(s), &steps)
+      }
       switch name {
       case "uppercaseString": return .string(s.uppercased())
       case "lowercaseString": return .string(s.lowercased())
@@ -42,7 +56,10 @@ package enum BuiltinSelectors {
     case "intValue", "integerValue", "doubleValue", "floatValue", "boolValue":
       switch x {
       case .null: return .null
-      case .string(let s): return stringNumber(name, s)
+      case .string(let s):
+        // Read byte by byte (whitespace, a sign, digits): folded bytes.
+        try Semantics.charge(Cost.string(s.utf8.count, folding: true), &steps)
+        return stringNumber(name, s)
       case .int, .double, .bool: return numberConversion(name, x)
       default: throw unsupported()
       }
@@ -55,6 +72,9 @@ package enum BuiltinSelectors {
       }
     case "description":
       if case .null = x { return .null }
+      // Charged for what it will write, before writing it: nested collections indent
+      // every line by their depth, so the text can be far longer than the value.
+      try Semantics.charge(try descriptionCost(x, stepsLeft: steps), &steps)
       return .string(description(x))
     case "count":
       switch x {
@@ -67,7 +87,9 @@ package enum BuiltinSelectors {
     }
   }
 
-  private static func binary(_ name: String, _ x: SiftValue, _ y: SiftValue) throws(EvaluationError) -> SiftValue? {
+  private static func binary(_ name: String, _ x: SiftValue, _ y: SiftValue, steps: inout Int)
+    throws(EvaluationError) -> SiftValue?
+  {
     switch name {
     case "hasPrefix:", "hasSuffix:", "stringByAppendingString:", "isEqualToString:":
       if case .null = x { return .null }
@@ -75,6 +97,9 @@ package enum BuiltinSelectors {
         let bad = { if case .string = x { return y } else { return x } }()
         throw EvaluationError(.typeMismatch, "FUNCTION '\(name)' needs strings, not a \(bad.kindName)")
       }
+      // A string built, or two compared.
+      try Semantics.charge(
+        Cost.string(s.utf8.count + t.utf8.count, folding: name == "stringByAppendingString:"), &steps)
       switch name {
       // NSString's prefix and suffix tests are literal: byte for byte.
       case "hasPrefix:": return .bool(s.utf8.starts(with: t.utf8))
@@ -88,12 +113,15 @@ package enum BuiltinSelectors {
       }
       return .bool(isKind(x, of: className))
     case "isEqual:":
-      return .bool(try Semantics.compare(x, .equal, y, [], regex: RegexLimits()))
+      return .bool(try Semantics.equal(x, y, [], steps: &steps))
     case "containsObject:":
       switch x {
       case .null: return .null
       case .array(let elements):
-        for e in elements where try Semantics.compare(e, .equal, y, [], regex: RegexLimits()) { return .bool(true) }
+        // NSArray's rule: an element equal to the argument, nil included (unlike IN,
+        // where nil is a member of nothing). A step per element, then each comparison.
+        try Semantics.charge(elements.count, &steps)
+        for e in elements where try Semantics.equal(e, y, [], steps: &steps) { return .bool(true) }
         return .bool(false)
       default:
         throw EvaluationError(.typeMismatch, "containsObject: needs a collection, not a \(x.kindName)")
@@ -125,8 +153,11 @@ package enum BuiltinSelectors {
 
   /// NSString's `capitalizedString`: each letter that follows a character that is not a
   /// letter (or starts the string) in title case, every other letter in lower case
-  /// (`"don't stop 1st"` is `"Don'T Stop 1St"`, as on Apple platforms).
+  /// (`"don't stop 1st"` is `"Don'T Stop 1St"`, as on Apple platforms). ASCII text is
+  /// mapped byte by byte (its only letters are A–Z and a–z, and each byte is a character
+  /// but CR LF, which holds no letter); other text character by character.
   static func capitalized(_ s: String) -> String {
+    if let ascii = withUTF8Bytes(s, { ASCIIBytes.isASCII($0) ? capitalizedASCII($0) : nil }) { return ascii }
     var out = ""
     var afterLetter = false
     for c in s {
@@ -147,6 +178,19 @@ package enum BuiltinSelectors {
     return out
   }
 
+  private static func capitalizedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(unsafeUninitializedCapacity: bytes.count) { out in
+      var afterLetter = false
+      for (i, b) in bytes.enumerated() {
+        let lower = b | 0x20
+        let isLetter = lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+        out[i] = isLetter ? (afterLetter ? lower : lower & ~0x20) : b
+        afterLetter = isLetter
+      }
+      return bytes.count
+    }
+  }
+
   /// NSString's `intValue`, `integerValue`, `doubleValue`, `floatValue` and `boolValue`:
   /// the number at the start of the string after whitespace, 0 when there is none, and
   /// the extreme value on overflow.
@@ -154,7 +198,6 @@ package enum BuiltinSelectors {
     let b = Array(s.utf8)
     var i = 0
     while i < b.count, b[i] == 0x20 || (b[i] >= 0x09 && b[i] <= 0x0D) { i += 1 }
-    let signStart = i
     var negative = false
     if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
       negative = b[i] == UInt8(ascii: "-")
@@ -163,14 +206,19 @@ package enum BuiltinSelectors {
     func isDigit(_ j: Int) -> Bool { j < b.count && b[j] >= UInt8(ascii: "0") && b[j] <= UInt8(ascii: "9") }
     switch name {
     case "boolValue":
-      // Y, y, T, t or a digit 1–9, after whitespace, a sign and leading zeros.
+      // Y, y, T, t or a digit 1–9, after whitespace, a sign and leading zeros: the letters
+      // too (`+Y`, `-0y`, `00t` are true), as Foundation skips "an optional -/+ sign
+      // followed by zeroes" before it looks at the next character, whatever it is.
       var j = i
       while j < b.count, b[j] == UInt8(ascii: "0") { j += 1 }
       guard j < b.count else { return .bool(false) }
-      if j == signStart, [UInt8(ascii: "Y"), UInt8(ascii: "y"), UInt8(ascii: "T"), UInt8(ascii: "t")].contains(b[j]) {
+      switch b[j] {
+      case UInt8(ascii: "Y"), UInt8(ascii: "y"), UInt8(ascii: "T"), UInt8(ascii: "t"),
+        UInt8(ascii: "1")...UInt8(ascii: "9"):
         return .bool(true)
+      default:
+        return .bool(false)
       }
-      return .bool(isDigit(j) && b[j] != UInt8(ascii: "0"))
     case "intValue", "integerValue":
       // The magnitude, saturated at the type's: INT_MAX / INT_MIN (or the Int ones) on overflow.
       let limit: UInt64 =
@@ -230,27 +278,117 @@ package enum BuiltinSelectors {
   /// A value as NSNumber's `stringValue` and the `description` of Foundation objects
   /// write it: integers and integral doubles without a fraction, other doubles in their
   /// shortest form, booleans as 1 and 0, collections in the property-list style of
-  /// NSArray and NSDictionary.
-  static func description(_ v: SiftValue, indent: String = "") -> String {
+  /// NSArray and NSDictionary (each nesting level indented four more spaces).
+  static func description(_ v: SiftValue) -> String {
+    var out = DescriptionText()
+    write(v, depth: 0, quoted: false, into: &out)
+    return out.text
+  }
+
+  /// The steps writing ``description(_:)`` of `v` costs: a step per element or entry, the
+  /// sort of each dictionary's keys, and its text's bytes as a string built
+  /// (``Cost/string(_:folding:)``, folded: the bytes it writes are computed per element). Counted without building the text, and stopped as
+  /// soon as it is over `stepsLeft` (then the budget fails with `limitExceeded`). A value
+  /// nested deeper than ``Semantics/maxValueDepth`` is `limitExceeded` too, as for the
+  /// other recursive walks.
+  static func descriptionCost(_ v: SiftValue, stepsLeft: Int) throws(EvaluationError) -> Int {
+    var count = DescriptionLength(limit: max(0, stepsLeft))
+    write(v, depth: 0, quoted: false, into: &count)
+    if count.over { throw Semantics.stepBudgetExceeded() }
+    return count.steps
+  }
+
+  /// Where a description is written: the text itself, or only its cost.
+  protocol DescriptionSink {
+    mutating func append(_ s: String)
+    mutating func appendSpaces(_ n: Int)
+    /// Called once per element or entry.
+    mutating func element()
+    /// Called for a collection nested deeper than ``Semantics/maxValueDepth``.
+    mutating func nestedTooDeep()
+    /// Called before `n` keys are sorted.
+    mutating func sorted(_ n: Int)
+    /// Whether only the cost is wanted (the order of entries does not matter).
+    var countsOnly: Bool { get }
+    /// Whether writing can stop (the cost is already over its limit).
+    var over: Bool { get }
+  }
+
+  /// The text of a description (its cost already checked).
+  struct DescriptionText: DescriptionSink {
+    var text = ""
+    mutating func append(_ s: String) { text += s }
+    mutating func appendSpaces(_ n: Int) { text += String(repeating: " ", count: n) }
+    func element() {}
+    func nestedTooDeep() {}
+    func sorted(_ n: Int) {}
+    var countsOnly: Bool { false }
+    var over: Bool { false }
+  }
+
+  /// The cost of a description, counted up to a limit.
+  struct DescriptionLength: DescriptionSink {
+    let limit: Int
+    var bytes = 0
+    var elements = 0
+    var tooDeep = false
+    var sorting = 0
+    var steps: Int { elements &+ sorting &+ Cost.string(bytes, folding: true) }
+    var over: Bool { tooDeep || steps > limit || steps < 0 }
+    var countsOnly: Bool { true }
+    mutating func sorted(_ n: Int) { sorting &+= Cost.sortingStrings(n) }
+    mutating func append(_ s: String) { bytes &+= s.utf8.count }
+    mutating func appendSpaces(_ n: Int) { bytes &+= n }
+    mutating func element() { elements &+= 1 }
+    mutating func nestedTooDeep() { tooDeep = true }
+  }
+
+  /// Writes `v` at nesting `depth`. Strings inside a collection are quoted unless they are
+  /// plain words. Recursion stops at ``Semantics/maxValueDepth``.
+  private static func write(_ v: SiftValue, depth: Int, quoted: Bool, into out: inout some DescriptionSink) {
     switch v {
-    case .null: return "<null>"
-    case .bool(let b): return b ? "1" : "0"
-    case .int(let i): return String(i)
+    case .null: out.append("<null>")
+    case .bool(let b): out.append(b ? "1" : "0")
+    case .int(let i): out.append(String(i))
     case .double(let d):
-      if d.isFinite, d == d.rounded(.towardZero), Swift.abs(d) < 1e16 { return String(Int(d)) }
-      return d.description
-    case .string(let s): return s
-    case .date(let seconds): return dateDescription(seconds)
+      if d.isFinite, d == d.rounded(.towardZero), Swift.abs(d) < 1e16 {
+        out.append(String(Int(d)))
+      } else {
+        out.append(d.description)
+      }
+    case .string(let s): out.append(quoted ? quotedIfNeeded(s) : s)
+    case .date(let seconds): out.append(dateDescription(seconds))
     case .array(let elements):
-      if elements.isEmpty { return "(\n)" }
-      let inner = indent + "    "
-      return "(\n" + elements.map { inner + element($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent + ")"
+      if elements.isEmpty { return out.append("(\n)") }
+      if depth >= Semantics.maxValueDepth { return out.nestedTooDeep() }
+      out.append("(\n")
+      for (k, e) in elements.enumerated() {
+        if out.over { return }
+        out.element()
+        out.appendSpaces(4 * (depth + 1))
+        write(e, depth: depth + 1, quoted: true, into: &out)
+        out.append(k == elements.count - 1 ? "\n" : ",\n")
+      }
+      out.appendSpaces(4 * depth)
+      out.append(")")
     case .dictionary(let d):
-      if d.isEmpty { return "{\n}" }
-      let inner = indent + "    "
-      return "{\n"
-        + d.keys.sorted().map { inner + quotedIfNeeded($0) + " = " + element(d[$0]!, indent: inner) + ";\n" }.joined()
-        + indent + "}"
+      if d.isEmpty { return out.append("{\n}") }
+      if depth >= Semantics.maxValueDepth { return out.nestedTooDeep() }
+      out.append("{\n")
+      // Sorted by key for the text; the cost, which does not depend on the order, charges
+      // the sort instead of doing it (``Cost/sortingStrings(_:)``).
+      out.sorted(d.count)
+      for (key, value) in out.countsOnly ? Array(d) : d.sorted(by: { $0.key < $1.key }) {
+        if out.over { return }
+        out.element()
+        out.appendSpaces(4 * (depth + 1))
+        out.append(quotedIfNeeded(key))
+        out.append(" = ")
+        write(value, depth: depth + 1, quoted: true, into: &out)
+        out.append(";\n")
+      }
+      out.appendSpaces(4 * depth)
+      out.append("}")
     }
   }
 
@@ -272,11 +410,6 @@ package enum BuiltinSelectors {
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     let time = "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
     return "\(year)-\(two(month))-\(two(day)) \(time) +0000"
-  }
-
-  private static func element(_ v: SiftValue, indent: String) -> String {
-    if case .string(let s) = v { return quotedIfNeeded(s) }
-    return description(v, indent: indent)
   }
 
   /// Strings in a collection's description are quoted unless they are plain words.

@@ -44,3 +44,26 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
     DiagnosticRenderer(source: source).render(severity: "error", message: message, range: range, hint: nil)
   }
 }
+
+extension EvaluationError {
+  /// The most bytes of a value, key or name quoted in a message.
+  static let excerptBytes = 64
+
+  /// `text` as a message quotes it: whole when it is at most ``excerptBytes`` UTF-8 bytes,
+  /// otherwise its first bytes (cut at a character boundary), an ellipsis and its length.
+  /// A message is written once per failing line by `sift filter --decisions` and kept by
+  /// services: a 1 MiB value in it would be copied each time.
+  static func excerpt(_ text: String) -> String {
+    let n = text.utf8.count
+    guard n > excerptBytes else { return text }
+    var kept = ""
+    var bytes = 0
+    for c in text {
+      let size = c.utf8.count
+      if bytes + size > excerptBytes - 16 { break }
+      kept.append(c)
+      bytes += size
+    }
+    return "\(kept)… (\(n) bytes)"
+  }
+}

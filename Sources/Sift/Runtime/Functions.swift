@@ -2,15 +2,39 @@ import Foundation
 
 /// The NSExpression function list (Documentation/Semantics.md, "Functions").
 enum Functions {
+  /// `f` applied to `args`, charging its work to `steps` before doing it (``Cost``): a
+  /// step per element an aggregate walks (and a sort's comparisons for `median:`), the
+  /// bytes of a string case-mapped or measured.
+  static func call(_ f: BuiltinFunction, _ args: [SiftValue], steps: inout Int) throws(EvaluationError) -> SiftValue {
+    if walksArray(f), case .array(let a) = args.first {
+      try Semantics.charge(a.count, &steps)
+      if f == .median { try Semantics.charge(Cost.sorting(a.count), &steps) }
+    }
+    switch f {
+    case .mode: return try mode(array(f, args[0]), steps: &steps)
+    case .uppercase, .lowercase:
+      if case .string(let s) = args[0] { try Semantics.charge(Cost.caseMapping(s), &steps) }
+    case .length:
+      if case .string(let s) = args[0] { try Semantics.charge(Cost.string(s.utf8.count, folding: false), &steps) }
+    default: break
+    }
+    return try call(f, args)
+  }
+
+  /// `f` applied to `args`, its cost charged by the caller.
   static func call(_ f: BuiltinFunction, _ args: [SiftValue]) throws(EvaluationError) -> SiftValue {
+    // `min:`/`max:` order numbers only, which charges nothing.
+    var unused = Int.max
     switch f {
     case .sum: return try sum(array(f, args[0]))
     case .count: return .int(try array(f, args[0]).count)
-    case .min: return try extreme(array(f, args[0]), wantMax: false, numbersOnly: true)
-    case .max: return try extreme(array(f, args[0]), wantMax: true, numbersOnly: true)
+    case .min: return try extreme(array(f, args[0]), wantMax: false, numbersOnly: true, steps: &unused)
+    case .max: return try extreme(array(f, args[0]), wantMax: true, numbersOnly: true, steps: &unused)
     case .average: return try average(array(f, args[0]))
     case .median: return try median(array(f, args[0]))
-    case .mode: return try mode(array(f, args[0]))
+    case .mode:
+      // Numbers only: grouped within the walk the caller charged.
+      return try mode(array(f, args[0]), steps: &unused)
     case .stddev: return try stddev(array(f, args[0]))
     case .add: return try Semantics.binary(.add, args[0], args[1])
     case .subtract: return try Semantics.binary(.subtract, args[0], args[1])
@@ -122,8 +146,11 @@ enum Functions {
   }
 
   /// The first least or greatest element, unchanged. `@min`/`@max` also order strings and
-  /// dates; `min:`/`max:` take numbers only.
-  static func extreme(_ values: [SiftValue], wantMax: Bool, numbersOnly: Bool) throws(EvaluationError) -> SiftValue {
+  /// dates (each comparison of two strings charged to `steps`); `min:`/`max:` take numbers
+  /// only.
+  static func extreme(_ values: [SiftValue], wantMax: Bool, numbersOnly: Bool, steps: inout Int)
+    throws(EvaluationError) -> SiftValue
+  {
     var best: SiftValue? = nil
     for v in values {
       switch v {
@@ -136,7 +163,7 @@ enum Functions {
         best = v
         continue
       }
-      guard let o = try Semantics.order(v, current, []) else { continue }
+      guard let o = try Semantics.order(v, current, [], steps: &steps) else { continue }
       if wantMax ? o > 0 : o < 0 { best = v }
     }
     return best ?? .null
@@ -149,22 +176,18 @@ enum Functions {
     return .double(nums.count % 2 == 1 ? nums[mid] : (nums[mid - 1] + nums[mid]) / 2)
   }
 
-  static func mode(_ values: [SiftValue]) throws(EvaluationError) -> SiftValue {
-    // Grouped through a hash table: linear, where a search of the groups was quadratic.
-    var group: [EqualityKey: Int] = [:]
-    var distinct: [SiftValue] = []
+  /// The most frequent numbers, in the order first seen. Grouped through a hash table
+  /// (``EqualityTable``): linear, where a search of the groups was quadratic.
+  static func mode(_ values: [SiftValue], steps: inout Int) throws(EvaluationError) -> SiftValue {
+    let numbers = try numbers(values, "mode")
+    var groups = EqualityTable(capacity: numbers.count)
     var counts: [Int] = []
-    for v in try numbers(values, "mode") {
-      if let i = group[EqualityKey(v)] {
-        counts[i] += 1
-      } else {
-        group[EqualityKey(v)] = distinct.count
-        distinct.append(v)
-        counts.append(1)
-      }
+    for v in numbers {
+      let (inserted, index) = try groups.insert(v, steps: &steps)
+      if inserted { counts.append(1) } else { counts[index] += 1 }
     }
     let top = counts.max() ?? 0
-    return .array(distinct.indices.filter { counts[$0] == top }.map { distinct[$0] })
+    return .array(groups.values.indices.filter { counts[$0] == top }.map { groups.values[$0] })
   }
 
   static func stddev(_ values: [SiftValue]) throws(EvaluationError) -> SiftValue {
@@ -178,12 +201,15 @@ enum Functions {
   static let castTypes: Set<String> = ["NSNumber", "NSDecimalNumber", "NSString", "NSDate"]
 
   /// `CAST(value, 'Type')`: the type name is checked first; a value that cannot be
-  /// converted is an `invalidArgument` error.
-  static func cast(_ v: SiftValue, to type: String) throws(EvaluationError) -> SiftValue {
+  /// converted is an `invalidArgument` error. A string read or built is charged its bytes.
+  static func cast(_ v: SiftValue, to type: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
     guard castTypes.contains(type) else {
-      throw EvaluationError(.invalidArgument, "CAST to '\(type)' is not supported; use NSNumber, NSString or NSDate")
+      throw EvaluationError(
+        .invalidArgument,
+        "CAST to '\(EvaluationError.excerpt(type))' is not supported; use NSNumber, NSString or NSDate")
     }
     if case .null = v { return .null }
+    if case .string(let s) = v { try Semantics.charge(Cost.string(s.utf8.count, folding: false), &steps) }
     func invalid() -> EvaluationError {
       EvaluationError(.invalidArgument, "CAST: cannot make \(type) from a \(v.kindName)")
     }
@@ -194,7 +220,7 @@ enum Functions {
       case .date(let s): return .double(s)
       case .string(let s):
         guard let n = parseNumber(s) else {
-          throw EvaluationError(.invalidArgument, "CAST: \"\(s)\" is not a number")
+          throw EvaluationError(.invalidArgument, "CAST: \"\(EvaluationError.excerpt(s))\" is not a number")
         }
         return n
       default: throw invalid()

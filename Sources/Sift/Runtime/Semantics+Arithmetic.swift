@@ -1,8 +1,11 @@
 import Foundation
 
 extension Semantics {
-  /// Binary arithmetic and bitwise operators (Documentation/Semantics.md, "Arithmetic").
-  static func binary(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue) throws(EvaluationError) -> SiftValue {
+  /// Binary arithmetic and bitwise operators (Documentation/Semantics.md, "Arithmetic"), and
+  /// the set operators, which charge their hashing to `steps`.
+  static func binary(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue, steps: inout Int)
+    throws(EvaluationError) -> SiftValue
+  {
     switch op {
     case .add, .subtract, .multiply:
       if case .int(let x) = a, case .int(let y) = b {
@@ -43,13 +46,24 @@ extension Semantics {
       default: return .int(x >> y)
       }
     case .union, .intersect, .minus:
-      return try setOperation(op, a, b)
+      return try setOperation(op, a, b, steps: &steps)
     }
   }
 
+  /// ``binary(_:_:_:steps:)`` without a budget: for arithmetic, which charges nothing.
+  static func binary(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue) throws(EvaluationError) -> SiftValue {
+    var unlimited = Int.max
+    return try binary(op, a, b, steps: &unlimited)
+  }
+
   /// `UNION`, `INTERSECT`, `MINUS` of two collections (nil is the empty one): the distinct
-  /// elements, in the order of the left collection, then (for UNION) the right one.
-  static func setOperation(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue) throws(EvaluationError) -> SiftValue {
+  /// elements, in the order of the left collection, then (for UNION) the right one. Every
+  /// element is a step, and is grouped once (``EqualityTable``, which charges its probe and
+  /// what is inside the element); with an empty left side, INTERSECT and MINUS are empty
+  /// without looking at the right.
+  static func setOperation(_ op: BinaryOperator, _ a: SiftValue, _ b: SiftValue, steps: inout Int)
+    throws(EvaluationError) -> SiftValue
+  {
     func elements(_ v: SiftValue) throws(EvaluationError) -> [SiftValue] {
       switch v {
       case .null: return []
@@ -59,19 +73,26 @@ extension Semantics {
     }
     let left = try elements(a)
     let right = try elements(b)
-    var seen = Set<EqualityKey>()
-    var result: [SiftValue] = []
     switch op {
     case .union:
-      for x in left + right where seen.insert(EqualityKey(x)).inserted { result.append(x) }
-    default:
-      let other = Set(right.map(EqualityKey.init))
-      let keep = op == .intersect
-      for x in left where other.contains(EqualityKey(x)) == keep && seen.insert(EqualityKey(x)).inserted {
-        result.append(x)
+      try charge(left.count + right.count, &steps)
+      var seen = EqualityTable(capacity: left.count + right.count)
+      for side in [left, right] {
+        for x in side { try seen.insert(x, steps: &steps) }
       }
+      return .array(seen.values)
+    default:
+      guard !left.isEmpty else { return .array([]) }
+      try charge(left.count + right.count, &steps)
+      var other = EqualityTable(capacity: right.count)
+      for y in right { try other.insert(y, steps: &steps) }
+      let keep = op == .intersect
+      var seen = EqualityTable(capacity: left.count)
+      for x in left where try (other.index(of: x, steps: &steps) != nil) == keep {
+        try seen.insert(x, steps: &steps)
+      }
+      return .array(seen.values)
     }
-    return .array(result)
   }
 
   static func divide(_ a: SiftValue, _ b: SiftValue) throws(EvaluationError) -> SiftValue {

@@ -1,7 +1,8 @@
 extension Semantics {
   /// One key applied to a value: dictionary lookup, mapped over arrays, nil through nil;
   /// `self` is the value itself. Mapping over an array takes one step per element from
-  /// `steps`; `depth` counts the arrays already entered (see ``maxValueDepth``).
+  /// `steps`, plus the key's hashing for each (a long key from a long predicate); `depth`
+  /// counts the arrays already entered (see ``maxValueDepth``).
   static func value(forKey key: String, in base: SiftValue, steps: inout Int, depth: Int = 0)
     throws(EvaluationError) -> SiftValue
   {
@@ -11,7 +12,8 @@ extension Semantics {
     case .null: return .null
     case .array(let elements):
       if depth == maxValueDepth { throw tooDeep() }
-      try charge(elements.count, &steps)
+      // Each element, and the key hashed to look it up in each.
+      try charge(Cost.times(elements.count, 1 + Cost.lookup(key)), &steps)
       var out: [SiftValue] = []
       out.reserveCapacity(elements.count)
       for e in elements { out.append(try value(forKey: key, in: e, steps: &steps, depth: depth + 1)) }
@@ -19,7 +21,7 @@ extension Semantics {
     case .string(let s) where key == "length":
       return .int(s.utf16.count)
     default:
-      throw typeError("no key '\(key)' on a \(base.kindName)")
+      throw typeError("no key '\(EvaluationError.excerpt(key))' on a \(base.kindName)")
     }
   }
 
@@ -74,43 +76,50 @@ extension Semantics {
       for e in collection {
         values.append(rest.isEmpty ? e : try keyPath(rest, on: e, steps: &steps, depth: depth + 1))
       }
-      return try collectionOperator(key, values)
+      return try collectionOperator(key, values, steps: &steps)
     }
     return current
   }
 
-  static func collectionOperator(_ name: String, _ values: [SiftValue]) throws(EvaluationError) -> SiftValue {
+  /// A collection operator over the values the rest of its key path gave (the walk to
+  /// them already charged): the orderings of `@min`/`@max` charge their string work, the
+  /// union of arrays an element per element it gathers, the distinct ones their hashing.
+  static func collectionOperator(_ name: String, _ values: [SiftValue], steps: inout Int)
+    throws(EvaluationError) -> SiftValue
+  {
     switch name {
     case "@sum": return try Functions.sum(values)
     case "@avg": return try Functions.average(values)
-    case "@min": return try Functions.extreme(values, wantMax: false, numbersOnly: false)
-    case "@max": return try Functions.extreme(values, wantMax: true, numbersOnly: false)
+    case "@min": return try Functions.extreme(values, wantMax: false, numbersOnly: false, steps: &steps)
+    case "@max": return try Functions.extreme(values, wantMax: true, numbersOnly: false, steps: &steps)
     case "@unionOfObjects": return .array(values.filter { $0 != .null })
-    case "@distinctUnionOfObjects": return .array(distinct(values.filter { $0 != .null }))
+    case "@distinctUnionOfObjects": return .array(try distinct(values.filter { $0 != .null }, steps: &steps))
     default:
       var flat: [SiftValue] = []
       for v in values {
         switch v {
-        case .array(let a): flat.append(contentsOf: a)
+        case .array(let a):
+          try charge(a.count, &steps)
+          flat.append(contentsOf: a)
         case .null: break
         default: throw typeError("\(name) needs arrays, not a \(v.kindName)")
         }
       }
-      return .array(name == "@unionOfArrays" ? flat : distinct(flat))
+      return .array(name == "@unionOfArrays" ? flat : try distinct(flat, steps: &steps))
     }
   }
 
-  /// First occurrences by `==` without options. Hashed, so a large collection costs linear
-  /// time, not the quadratic time of comparing each value with every kept one.
-  static func distinct(_ values: [SiftValue]) -> [SiftValue] {
-    var seen = Set<EqualityKey>()
-    var out: [SiftValue] = []
-    for v in values where seen.insert(EqualityKey(v)).inserted { out.append(v) }
-    return out
+  /// First occurrences by `==` without options. Grouped through a hash table
+  /// (``EqualityTable``, charged to `steps`), so a large collection costs time linear in
+  /// its size, not the quadratic time of comparing each value with every kept one.
+  static func distinct(_ values: [SiftValue], steps: inout Int) throws(EvaluationError) -> [SiftValue] {
+    var seen = EqualityTable(capacity: values.count)
+    for v in values { try seen.insert(v, steps: &steps) }
+    return seen.values
   }
 
-  /// `base[index]`.
-  static func index(_ base: SiftValue, _ index: SiftValue) throws(EvaluationError) -> SiftValue {
+  /// `base[index]`; a dictionary key from the evaluation is charged for its hashing.
+  static func index(_ base: SiftValue, _ index: SiftValue, steps: inout Int) throws(EvaluationError) -> SiftValue {
     switch base {
     case .null: return .null
     case .array(let a):
@@ -125,6 +134,7 @@ extension Semantics {
       guard case .string(let key) = index else {
         throw typeError("a dictionary key must be a string, not a \(index.kindName)")
       }
+      try charge(Cost.lookup(key), &steps)
       return d.literalValue(forKey: key) ?? .null
     default:
       throw typeError("cannot index a \(base.kindName)")
@@ -141,59 +151,5 @@ extension Semantics {
     case (.dictionary(let d), .size): return .int(d.count)
     default: throw typeError("cannot index a \(base.kindName) with that")
     }
-  }
-}
-
-/// A value hashed and compared by `==` without options (``Semantics/equal(_:_:_:)``): 1,
-/// 1.0 and TRUE are one key; strings compare by their scalars. NaN equals nothing, so each
-/// NaN is its own key, as with a linear search.
-struct EqualityKey: Hashable {
-  let value: SiftValue
-
-  init(_ value: SiftValue) { self.value = value }
-
-  static func == (a: EqualityKey, b: EqualityKey) -> Bool { Semantics.equal(a.value, b.value, []) }
-
-  /// Equal values hash alike. Only two levels of a collection are hashed, which keeps
-  /// hashing cheap and free of recursion; equality settles the rest.
-  func hash(into hasher: inout Hasher) { Self.hash(value, into: &hasher, nested: true) }
-
-  private static func hash(_ v: SiftValue, into hasher: inout Hasher, nested: Bool) {
-    switch v {
-    case .null: hasher.combine(0 as UInt8)
-    case .bool(let b): hashNumber(b ? 1 : 0, into: &hasher)
-    case .int(let i): hashNumber(i, into: &hasher)
-    case .double(let d):
-      // An integral double equals the int of the same value.
-      if let i = Int(exactly: d) { hashNumber(i, into: &hasher) } else { hasher.combine(d) }
-    case .string(let s):
-      hasher.combine(2 as UInt8)
-      hasher.combine(s)
-    case .date(let d):
-      hasher.combine(3 as UInt8)
-      hasher.combine(d == 0 ? 0 : d)  // -0.0 is the same time as 0.0
-    case .array(let a):
-      hasher.combine(4 as UInt8)
-      hasher.combine(a.count)
-      if nested { for e in a { hash(e, into: &hasher, nested: false) } }
-    case .dictionary(let d):
-      hasher.combine(5 as UInt8)
-      hasher.combine(d.count)
-      guard nested else { return }
-      // Order-independent: entries are hashed one by one and their hashes summed.
-      var sum = 0
-      for (k, e) in d {
-        var entry = Hasher()
-        entry.combine(k)
-        hash(e, into: &entry, nested: false)
-        sum &+= entry.finalize()
-      }
-      hasher.combine(sum)
-    }
-  }
-
-  private static func hashNumber(_ i: Int, into hasher: inout Hasher) {
-    hasher.combine(1 as UInt8)
-    hasher.combine(i)
   }
 }

@@ -61,28 +61,52 @@ enum Semantics {
 
   // MARK: - Equality
 
-  /// `==`, never throws: different kinds are unequal.
+  /// `==`, never throws: different kinds are unequal. Uncharged: for values whose cost the
+  /// caller has paid for (``EqualityKey``'s hash walks each value first) or bounded by the
+  /// predicate's own text.
   @inline(__always)
   static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
-    equal(a, b, options, depth: 0)
+    var unlimited = Int.max
+    return (try? equal(a, b, options, steps: &unlimited)) ?? false
   }
 
-  private static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, depth: Int) -> Bool {
+  /// `==`, charging what it compares as it goes (``Cost``): each pair of collections of one
+  /// size it reaches, at any depth, one step per element or entry before walking them (and
+  /// a dictionary key's hashing); each pair of strings, their string work. Collections of
+  /// different sizes cost nothing, and the walk stops at the first difference, so what
+  /// it never reaches is never charged.
+  static func equal(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, steps: inout Int)
+    throws(EvaluationError) -> Bool
+  {
+    try equal(a, b, options, depth: 0, steps: &steps)
+  }
+
+  private static func equal(
+    _ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, depth: Int, steps: inout Int
+  ) throws(EvaluationError) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
-    case (.string(let x), .string(let y)): return StringSemantics.equal(x, y, options)
+    case (.string(let x), .string(let y)):
+      try charge(Cost.comparison(x, y, options), &steps)
+      return StringSemantics.equal(x, y, options)
     case (.int(let x), .int(let y)): return x == y
     case (.date(let x), .date(let y)): return x == y
     case (.array(let x), .array(let y)):
       guard x.count == y.count else { return false }
-      if depth == maxValueDepth { return equalWithoutRecursion(a, b, options) }
-      for i in x.indices where !equal(x[i], y[i], options, depth: depth + 1) { return false }
+      if depth == maxValueDepth { return try equalWithoutRecursion(a, b, options, steps: &steps) }
+      try charge(x.count, &steps)
+      for i in x.indices where try !equal(x[i], y[i], options, depth: depth + 1, steps: &steps) { return false }
       return true
     case (.dictionary(let x), .dictionary(let y)):
       guard x.count == y.count else { return false }
-      if depth == maxValueDepth { return equalWithoutRecursion(a, b, options) }
+      if depth == maxValueDepth { return try equalWithoutRecursion(a, b, options, steps: &steps) }
+      try charge(x.count, &steps)
       for (k, v) in x {
-        guard let w = y.literalValue(forKey: k), equal(v, w, options, depth: depth + 1) else { return false }
+        // Looking the key up hashes it.
+        try charge(Cost.lookup(k), &steps)
+        guard let w = y.literalValue(forKey: k), try equal(v, w, options, depth: depth + 1, steps: &steps) else {
+          return false
+        }
       }
       return true
     default:
@@ -91,25 +115,30 @@ enum Semantics {
     }
   }
 
-  /// `==` for values nested deeper than the stack should go: the same answer, with the
-  /// pairs still to compare kept on the heap.
+  /// `==` for values nested deeper than the stack should go: the same answer and the same
+  /// charges, with the pairs still to compare kept on the heap.
   @inline(never)
-  private static func equalWithoutRecursion(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions) -> Bool {
+  private static func equalWithoutRecursion(
+    _ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, steps: inout Int
+  ) throws(EvaluationError) -> Bool {
     var pending = [(a, b)]
     while let (x, y) = pending.popLast() {
       switch (x, y) {
       case (.array(let p), .array(let q)):
         guard p.count == q.count else { return false }
-        for i in p.indices { pending.append((p[i], q[i])) }
+        try charge(p.count, &steps)
+        for i in p.indices.reversed() { pending.append((p[i], q[i])) }
       case (.dictionary(let p), .dictionary(let q)):
         guard p.count == q.count else { return false }
+        try charge(p.count, &steps)
         for (k, v) in p {
+          try charge(Cost.lookup(k), &steps)
           guard let w = q.literalValue(forKey: k) else { return false }
           pending.append((v, w))
         }
       default:
         // Not two collections: no recursion.
-        if !equal(x, y, options, depth: 0) { return false }
+        if try !equal(x, y, options, depth: 0, steps: &steps) { return false }
       }
     }
     return true
@@ -157,22 +186,23 @@ enum Semantics {
 
   // MARK: - Comparison predicates
 
-  /// Every comparison operator on two values, with the nil and type rules. `regex` bounds
-  /// MATCHES with a pattern known only now.
+  /// Every comparison operator on two values, with the nil and type rules, charging its
+  /// work to `steps` as it goes (``Cost``: string bytes, elements walked, patterns compiled
+  /// and backtracking). `regex` bounds MATCHES with a pattern known only now.
   static func compare(
     _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions,
-    regex: RegexLimits
+    regex: RegexLimits, steps: inout Int
   ) throws(EvaluationError) -> Bool {
     switch op {
-    case .equal: return equal(lhs, rhs, options)
-    case .notEqual: return !equal(lhs, rhs, options)
+    case .equal: return try equal(lhs, rhs, options, steps: &steps)
+    case .notEqual: return try !equal(lhs, rhs, options, steps: &steps)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
       if case .null = lhs {
         if case .null = rhs { return op == .lessOrEqual || op == .greaterOrEqual }
         return false
       }
       if case .null = rhs { return false }
-      guard let o = try order(lhs, rhs, options) else { return false }
+      guard let o = try order(lhs, rhs, options, steps: &steps) else { return false }
       switch op {
       case .less: return o < 0
       case .lessOrEqual: return o <= 0
@@ -186,18 +216,36 @@ enum Semantics {
       // A nil left side is false; then lo <= x AND x <= hi, with AND's early stop and
       // the ordering nil rules (a nil bound gives false).
       if case .null = lhs { return false }
-      guard try compare(bounds[0], .lessOrEqual, lhs, options, regex: regex) else { return false }
-      return try compare(lhs, .lessOrEqual, bounds[1], options, regex: regex)
+      guard try compare(bounds[0], .lessOrEqual, lhs, options, regex: regex, steps: &steps) else { return false }
+      return try compare(lhs, .lessOrEqual, bounds[1], options, regex: regex, steps: &steps)
     case .in:
-      return try membership(lhs, in: rhs, options)
+      return try membership(lhs, in: rhs, options, steps: &steps)
     case .contains:
       if case .string = lhs {
-        return try stringOperator(lhs, rhs, op: .contains, options, regex: regex)
+        return try stringOperator(lhs, rhs, op: .contains, options, regex: regex, steps: &steps)
       }
-      return try membership(rhs, in: lhs, options)
+      return try membership(rhs, in: lhs, options, steps: &steps)
     case .beginsWith, .endsWith, .like, .matches:
-      return try stringOperator(lhs, rhs, op: op, options, regex: regex)
+      return try stringOperator(lhs, rhs, op: op, options, regex: regex, steps: &steps)
     }
+  }
+
+  /// ``compare(_:_:_:_:regex:steps:)`` without a budget, for values the caller has bounded
+  /// (constant folding under its own budget passes one instead).
+  static func compare(
+    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions,
+    regex: RegexLimits
+  ) throws(EvaluationError) -> Bool {
+    var unlimited = Int.max
+    return try compare(lhs, op, rhs, options, regex: regex, steps: &unlimited)
+  }
+
+  /// ``order(_:_:_:)`` after charging the string work of comparing two strings.
+  static func order(_ a: SiftValue, _ b: SiftValue, _ options: ComparisonOptions, steps: inout Int)
+    throws(EvaluationError) -> Int?
+  {
+    if case .string(let x) = a, case .string(let y) = b { try charge(Cost.comparison(x, y, options), &steps) }
+    return try order(a, b, options)
   }
 
   /// The comparison of two integers for the operators that have one; nil for the others
@@ -215,22 +263,28 @@ enum Semantics {
     }
   }
 
-  /// `element IN container`.
-  static func membership(_ element: SiftValue, in container: SiftValue, _ options: ComparisonOptions)
-    throws(EvaluationError) -> Bool
-  {
+  /// `element IN container`: a step per member, charged before the walk, then what
+  /// comparing the element with each member costs (``equal(_:_:_:steps:)``); a substring
+  /// search for two strings.
+  static func membership(
+    _ element: SiftValue, in container: SiftValue, _ options: ComparisonOptions, steps: inout Int
+  ) throws(EvaluationError) -> Bool {
     if case .null = element { return false }
     switch container {
     case .null: return false
     case .array(let elements):
-      for e in elements where equal(element, e, options) { return true }
+      try charge(elements.count, &steps)
+      for e in elements where try equal(element, e, options, steps: &steps) { return true }
       return false
     case .dictionary(let entries):
-      for e in entries.values where equal(element, e, options) { return true }
+      try charge(entries.count, &steps)
+      for e in entries.values where try equal(element, e, options, steps: &steps) { return true }
       return false
     case .string(let haystack):
       switch element {
-      case .string(let needle): return StringSemantics.contains(haystack, needle, options)
+      case .string(let needle):
+        try charge(Cost.comparison(haystack, needle, options), &steps)
+        return StringSemantics.contains(haystack, needle, options)
       default: throw typeError("IN a string needs a string on the left, not a \(element.kindName)")
       }
     default:
@@ -238,9 +292,13 @@ enum Semantics {
     }
   }
 
-  /// BEGINSWITH, ENDSWITH, substring CONTAINS, LIKE and MATCHES with a dynamic pattern.
+  /// BEGINSWITH, ENDSWITH, substring CONTAINS, LIKE and MATCHES with a dynamic pattern,
+  /// each charged before it runs: the strings' bytes; for LIKE the pattern compiled and
+  /// its worst-case match; for MATCHES the pattern compiled, the subject, and
+  /// backtracking tier by tier as it runs.
   static func stringOperator(
-    _ lhs: SiftValue, _ rhs: SiftValue, op: ComparisonOperator, _ options: ComparisonOptions, regex limits: RegexLimits
+    _ lhs: SiftValue, _ rhs: SiftValue, op: ComparisonOperator, _ options: ComparisonOptions,
+    regex limits: RegexLimits, steps: inout Int
   ) throws(EvaluationError) -> Bool {
     if case .null = lhs { return false }
     if case .null = rhs { return false }
@@ -249,31 +307,44 @@ enum Semantics {
       throw typeError("\(op.rawValue) needs strings, not a \(bad.kindName)")
     }
     switch op {
-    case .beginsWith: return StringSemantics.hasPrefix(s, t, options)
-    case .endsWith: return StringSemantics.hasSuffix(s, t, options)
-    case .contains: return StringSemantics.contains(s, t, options)
-    case .like: return LikePattern(t, options: options).matches(s)
+    case .beginsWith, .endsWith, .contains:
+      try charge(Cost.comparison(s, t, options), &steps)
+      switch op {
+      case .beginsWith: return StringSemantics.hasPrefix(s, t, options)
+      case .endsWith: return StringSemantics.hasSuffix(s, t, options)
+      default: return StringSemantics.contains(s, t, options)
+      }
+    case .like:
+      try charge(Cost.string(t.utf8.count, folding: true), &steps)
+      try charge(Cost.like(s.utf8.count, patternBytes: t.utf8.count), &steps)
+      return LikePattern(t, options: options).matches(s)
     case .matches:
+      try charge(Cost.string(t.utf8.count, folding: true), &steps)
+      try charge(Cost.string(s.utf8.count, folding: false), &steps)
       do throws(RegexFailure) {
         let regex = try RegexPattern(t, caseInsensitive: options.contains(.caseInsensitive), limits: limits)
-        return try regex.matches(s)
+        return try regex.matches(s, stepsLeft: &steps)
       } catch {
+        if error.exhaustedBudget { throw stepBudgetExceeded() }
         throw EvaluationError(.regex, "MATCHES: \(error.message)")
       }
-    default: return false
+    case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in:
+      return false
     }
   }
 
-  /// ANY / ALL over the left collection.
+  /// ANY / ALL over the left collection: a step per element, charged before the walk,
+  /// then each comparison's own work.
   static func quantified(
     _ quantifier: Quantifier, _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue,
-    _ options: ComparisonOptions, regex: RegexLimits
+    _ options: ComparisonOptions, regex: RegexLimits, steps: inout Int
   ) throws(EvaluationError) -> Bool {
     switch lhs {
     case .null: return quantifier == .all
     case .array(let elements):
+      try charge(elements.count, &steps)
       for e in elements {
-        let r = try compare(e, op, rhs, options, regex: regex)
+        let r = try compare(e, op, rhs, options, regex: regex, steps: &steps)
         if quantifier == .any, r { return true }
         if quantifier == .all, !r { return false }
       }
@@ -281,5 +352,15 @@ enum Semantics {
     default:
       throw typeError("\(quantifier.rawValue) needs a collection on the left, not a \(lhs.kindName)")
     }
+  }
+
+  /// ``quantified(_:_:_:_:_:regex:steps:)`` without a budget (see
+  /// ``compare(_:_:_:_:regex:)``).
+  static func quantified(
+    _ quantifier: Quantifier, _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue,
+    _ options: ComparisonOptions, regex: RegexLimits
+  ) throws(EvaluationError) -> Bool {
+    var unlimited = Int.max
+    return try quantified(quantifier, lhs, op, rhs, options, regex: regex, steps: &unlimited)
   }
 }

@@ -149,7 +149,7 @@ extension Optional: SiftFieldValue where Wrapped: SiftFieldValue {
 
 extension Array: SiftFieldValue where Element: SiftFieldValue {
   /// The elements, in order.
-  public var siftValue: SiftValue { .array(map(\.siftValue)) }
+  public var siftValue: SiftValue { .array(map { $0.siftValue }) }
   /// An array of the element kind.
   public static var siftFieldKind: SiftFieldKind { .array(Element.siftFieldKind) }
 }
@@ -157,14 +157,14 @@ extension Array: SiftFieldValue where Element: SiftFieldValue {
 extension Set: SiftFieldValue where Element: SiftFieldValue {
   /// The members as an array, in the set's iteration order (predicates test membership,
   /// counts and aggregates, which do not depend on it).
-  public var siftValue: SiftValue { .array(map(\.siftValue)) }
+  public var siftValue: SiftValue { .array(map { $0.siftValue }) }
   /// An array of the element kind.
   public static var siftFieldKind: SiftFieldKind { .array(Element.siftFieldKind) }
 }
 
 extension Dictionary: SiftFieldValue where Key == String, Value: SiftFieldValue {
   /// A dictionary of the values.
-  public var siftValue: SiftValue { .dictionary(mapValues(\.siftValue)) }
+  public var siftValue: SiftValue { .dictionary(mapValues { $0.siftValue }) }
   /// ``SiftFieldKind/dictionary``.
   public static var siftFieldKind: SiftFieldKind { .dictionary }
 }

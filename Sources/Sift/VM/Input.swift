@@ -20,6 +20,8 @@ enum Input {
   /// The value of a key path's first key. On a `SELF` that is not a dictionary the key-path
   /// rules apply: mapped over an array (taking steps from `steps`), `typeMismatch` on a
   /// number (found by fuzzing: this path used to answer nil, so `a == 1` on `[1]` was false).
+  /// A value built to be read (a typed field's array, a Foundation value converted) is
+  /// charged for what was built (``Cost/built(_:steps:)``); values read in place cost nothing.
   @inline(__always)
   func root(_ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
     switch self {
@@ -29,18 +31,27 @@ enum Input {
     case .object(let o, let type): return type.siftValue(at: o, forKey: key) ?? .null
     case .record(let r, _): return r.pointee[key] ?? .null
     case .typed(let base, let layout):
-      return layout._withUnsafeGuaranteedRef { l in l.resolve([key][...]).map { l.flat[$0.slot].read.value(base) } }
+      let v =
+        layout._withUnsafeGuaranteedRef { l in l.resolve([key][...]).map { l.flat[$0.slot].read.value(base) } }
         ?? .null
+      try Cost.built(v, steps: &steps)
+      return v
     case .foundation(let d):
       guard let value = FoundationValue.lookup(d.pointee, key) else { return .null }
-      return try Self.foundation(value, key)
+      // Collections are charged as they are converted.
+      let v = try Self.foundation(value, key, steps: &steps)
+      // An NSString is copied into a Swift string on each read.
+      if case .string(let s) = v, ObjectIdentifier(type(of: value)) != ObjectIdentifier(String.self) {
+        try Semantics.charge(Cost.string(s.utf8.count, folding: false), &steps)
+      }
+      return v
     }
   }
 
   @inline(never)
-  static func foundation(_ value: Any, _ key: String) throws(EvaluationError) -> SiftValue {
+  static func foundation(_ value: Any, _ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
     do throws(FoundationValue.Unreadable) {
-      return try FoundationValue.read(value)
+      return try FoundationValue.read(value, steps: &steps)
     } catch {
       throw error.error(at: "'\(key)'")
     }
@@ -68,13 +79,16 @@ enum Input {
     return values
   }
 
-  /// Record slot `slot` of a schema-bound input.
+  /// Record slot `slot` of a schema-bound input; a typed field's collection, built to be
+  /// read, is charged for what was built.
   @inline(__always)
-  func slot(_ slot: Int) throws(EvaluationError) -> SiftValue {
+  func slot(_ slot: Int, steps: inout Int) throws(EvaluationError) -> SiftValue {
     switch self {
     case .record(_, let values) where slot < values.count: return values[slot]
     case .typed(let base, let layout):
-      return layout._withUnsafeGuaranteedRef { $0.flat[slot].read.value(base) }
+      let v = layout._withUnsafeGuaranteedRef { $0.flat[slot].read.value(base) }
+      try Cost.built(v, steps: &steps)
+      return v
     default: throw Self.notARecord()
     }
   }
@@ -83,19 +97,25 @@ enum Input {
     EvaluationError(.typeMismatch, "this predicate was compiled for a schema; evaluate it with a SiftRecord")
   }
 
-  func selfValue() throws(EvaluationError) -> SiftValue {
+  /// `SELF` as a value: in place for a value, built for the other inputs (and then
+  /// charged for what was built, as ``root(_:steps:)`` is).
+  func selfValue(steps: inout Int) throws(EvaluationError) -> SiftValue {
+    let built: SiftValue
     switch self {
     case .value(let v): return v.pointee
     case .object(let o, let type): return type.siftSelfValue(at: o)
-    case .record(let r, _): return r.pointee.dictionaryValue
-    case .typed(let base, let layout): return layout._withUnsafeGuaranteedRef { $0.dictionary(base) }
+    case .record(let r, _): built = r.pointee.dictionaryValue
+    case .typed(let base, let layout): built = layout._withUnsafeGuaranteedRef { $0.dictionary(base) }
     case .foundation(let d):
       do throws(FoundationValue.Unreadable) {
-        return try FoundationValue.dictionary(d.pointee)
+        // Charged as it is converted.
+        return try FoundationValue.dictionary(d.pointee, steps: &steps)
       } catch {
         throw error.error(at: "SELF")
       }
     }
+    try Cost.built(built, steps: &steps)
+    return built
   }
 }
 

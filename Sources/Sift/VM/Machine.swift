@@ -133,60 +133,51 @@ enum Machine {
     case .loadConst:
       R[i.a] = program.constants[i.b]
     case .loadSelf:
-      R[i.a] = try input.selfValue()
+      R[i.a] = try input.selfValue(steps: &env.stepsLeft)
     case .loadRoot:
       R[i.a] = try input.root(program.names[i.b], steps: &env.stepsLeft)
     case .loadSlot:
-      R[i.a] = try input.slot(i.b)
+      R[i.a] = try input.slot(i.b, steps: &env.stepsLeft)
     case .keyPath:
       R[i.a] = try Semantics.keyPath(program.paths[i.c][...], on: R[i.b], steps: &env.stepsLeft)
     case .loadVar:
       let name = program.names[i.b]
       guard let v = env.variables?[name] else {
-        throw EvaluationError(.unboundVariable, "variable $\(name) has no value")
+        throw EvaluationError(.unboundVariable, "variable $\(EvaluationError.excerpt(name)) has no value")
       }
       R[i.a] = v
     case .storeVar:
       env.bind(program.names[i.b], R[i.a])
     case .index:
-      R[i.a] = try Semantics.index(R[i.b], R[i.c])
+      R[i.a] = try Semantics.index(R[i.b], R[i.c], steps: &env.stepsLeft)
     case .indexSpecial:
       R[i.a] = try Semantics.index(R[i.b], i.d == 0 ? .first : i.d == 1 ? .last : .size)
     case .binary:
-      // A string built (concatenation) is charged for its bytes; a set operation for the
-      // elements of both collections.
-      try charge(Cost.string(R[i.b].stringBytes + R[i.c].stringBytes, folding: false), &env)
-      if i.d >= Self.firstSetOperator { try charge(R[i.b].elementCount + R[i.c].elementCount, &env) }
-      R[i.a] = try Semantics.binary(BinaryOperator.allCases[i.d], R[i.b], R[i.c])
+      R[i.a] = try Semantics.binary(BinaryOperator.allCases[i.d], R[i.b], R[i.c], steps: &env.stepsLeft)
     case .negate:
       R[i.a] = try Semantics.negate(R[i.b])
     case .bitwiseNot:
       R[i.a] = try Semantics.bitwiseNot(R[i.b])
     case .call:
-      let f = BuiltinFunction.allCases[i.c]
-      if i.d > 0, Functions.walksArray(f), case .array(let a) = R[i.b] { try charge(a.count, &env) }
-      // Case mapping builds a string (and may fold): its bytes.
-      if i.d > 0 { try charge(Cost.string(R[i.b].stringBytes, folding: true), &env) }
-      R[i.a] = try Functions.call(f, Array(R[i.b..<(i.b + i.d)]))
+      R[i.a] = try Functions.call(BuiltinFunction.allCases[i.c], Array(R[i.b..<(i.b + i.d)]), steps: &env.stepsLeft)
     case .callCustom:
       let name = program.names[i.c]
       let arguments = Array(R[i.b..<(i.b + i.d)])
       if let function = program.functions[name] {
+        // A registered function is the caller's code, uncharged (README, Limits).
         R[i.a] = try function(arguments)
       } else {
-        // Foundation's methods, when nothing is registered under the name: they build
-        // strings from their operands (their bytes, as if folded).
-        try charge(Cost.string(arguments.reduce(0) { $0 + $1.stringBytes }, folding: true), &env)
-        guard let result = try BuiltinSelectors.call(name, arguments) else {
-          throw EvaluationError(.unknownFunction, "no function named '\(name)' is registered")
+        // Foundation's methods, when nothing is registered under the name: each charges
+        // its own work.
+        guard let result = try BuiltinSelectors.call(name, arguments, steps: &env.stepsLeft) else {
+          throw EvaluationError(.unknownFunction, "no function named '\(EvaluationError.excerpt(name))' is registered")
         }
         R[i.a] = result
       }
     case .makeArray:
       R[i.a] = .array(Array(R[i.b..<(i.b + i.c)]))
     case .cast:
-      try charge(Cost.string(R[i.b].stringBytes, folding: false), &env)
-      R[i.a] = try Functions.cast(R[i.b], to: program.names[i.c])
+      R[i.a] = try Functions.cast(R[i.b], to: program.names[i.c], steps: &env.stepsLeft)
     case .subquery:
       R[i.a] = try subquery(R[i.b], program.subprograms[i.c], input, &env)
     case .compare, .compareConst, .inStrings, .stringTest, .like, .matches, .setFlag, .not, .jump, .jumpIfFalse,
@@ -244,11 +235,6 @@ enum Machine {
       return try generic(v, d.op, d.constant ?? .null, d.options, program, &env)
     }
   }
-
-  /// The index of `UNION` in `BinaryOperator.allCases`: it and the cases after it are the
-  /// set operators. A literal, so the dispatch pays no lazy initialisation for it
-  /// (`FastPathTests` checks it against the enum).
-  static let firstSetOperator = 10
 
   /// A program that is one string test (``Program/kernel``) on a string subject: no
   /// dispatch loop, registers or environment. The hot shapes `SELF IN {…}`,
@@ -315,59 +301,20 @@ enum Machine {
   ) throws(EvaluationError) -> SiftValue {
     switch i.source {
     case .register: return R[i.a]
-    case .evaluatedObject: return try input.selfValue()
-    case .slot: return try input.slot(i.a)
+    case .evaluatedObject: return try input.selfValue(steps: &env.stepsLeft)
+    case .slot: return try input.slot(i.a, steps: &env.stepsLeft)
     case .root: return try input.root(program.names[i.a], steps: &env.stepsLeft)
     }
   }
 
-  /// The generic rules of a comparison, after charging the elements they walk: the
-  /// collection of IN or CONTAINS, and both sides of `==` or `!=` between two collections
-  /// of one size (the only ones compared element by element).
+  /// The generic rules of a comparison, each charging its own work as it goes
+  /// (``Semantics/compare(_:_:_:_:regex:steps:)``).
+  @inline(__always)
   private static func generic(
     _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions, _ program: Program,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
-    switch op {
-    case .in:
-      // Each member compared with the element: the element's bytes once per member.
-      try charge(rhs.elementCount * (1 + Cost.string(lhs.stringBytes, folding: false)), &env)
-    case .contains:
-      try charge(lhs.elementCount * (1 + Cost.string(rhs.stringBytes, folding: false)), &env)
-    case .equal, .notEqual:
-      if lhs.elementCount == rhs.elementCount { try charge(lhs.elementCount, &env) }
-    case .like:
-      // The pattern is compiled now, then matched.
-      try charge(Cost.string(rhs.stringBytes, folding: true), &env)
-      try charge(Cost.like(lhs.stringBytes, patternBytes: rhs.stringBytes), &env)
-      return try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits)
-    case .matches:
-      // The pattern is compiled now, then matched; backtracking pays as it runs.
-      try charge(Cost.string(rhs.stringBytes, folding: true), &env)
-      if case .string(let s) = lhs, case .string(let t) = rhs {
-        try charge(Cost.string(s.utf8.count, folding: false), &env)
-        return try dynamicMatch(s, t, options, program, &env)
-      }
-    default: break
-    }
-    try charge(Cost.comparison(lhs, rhs, options), &env)
-    return try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits)
-  }
-
-  /// MATCHES with a pattern from the evaluation (a variable, an argument bound late, a key
-  /// path): compiled for this match, then run as a constant pattern would be.
-  @inline(never)
-  private static func dynamicMatch(
-    _ s: String, _ pattern: String, _ options: ComparisonOptions, _ program: Program, _ env: inout Environment
-  ) throws(EvaluationError) -> Bool {
-    let regex: RegexPattern
-    do throws(RegexFailure) {
-      regex = try RegexPattern(
-        pattern, caseInsensitive: options.contains(.caseInsensitive), limits: program.regexLimits)
-    } catch {
-      throw EvaluationError(.regex, "MATCHES: \(error.message)")
-    }
-    return try backtrackingMatch(regex, s, &env.stepsLeft)
+    try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits, steps: &env.stepsLeft)
   }
 
   @inline(__always)

@@ -13,11 +13,13 @@ extension Lexer {
       if let radix {
         position += 2
         let digitsStart = position
-        var value = 0
+        // The literal's value, as the digits write it (no two's complement reading):
+        // unsigned, up to 64 bits.
+        var value: UInt64 = 0
         var overflow = false
         while let digit = digitValue(byte(at: position)), digit < radix {
-          let (m, o1) = value.multipliedReportingOverflow(by: radix)
-          let (a, o2) = m.addingReportingOverflow(digit)
+          let (m, o1) = value.multipliedReportingOverflow(by: UInt64(radix))
+          let (a, o2) = m.addingReportingOverflow(UInt64(digit))
           overflow = overflow || o1 || o2
           value = a
           position += 1
@@ -31,7 +33,12 @@ extension Lexer {
           throw SyntaxError(
             "integer literal does not fit in 64 bits", at: SourceRange(start: start, end: position))
         }
-        return .integer(value)
+        // As a decimal literal of the same value: an int when it fits, 2^63 the magnitude
+        // of Int.min (an int under unary minus), larger values the nearest double, as an
+        // unsigned NSNumber above Int.max is.
+        if let int = Int(exactly: value) { return .integer(int) }
+        if value == 1 << 63 { return .integerMinMagnitude }
+        return .double(Double(value))
       }
     }
     // A decimal integer's value is accumulated while its digits are skipped; text is made

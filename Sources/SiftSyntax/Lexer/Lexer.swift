@@ -83,6 +83,13 @@ struct Lexer {
       if peek() == UInt8(ascii: "\"") || peek() == UInt8(ascii: "'") {
         var notDecoded: [UInt8]? = nil
         kind = .quotedKey(escaped: try scanString(decodingInto: &notDecoded))
+        // Every escape decodes to a character, so only `#""` and `#''` name the empty
+        // key, which a key path never has (a `%K` argument is refused the same way).
+        if position - start == 3 {
+          throw SyntaxError(
+            "a quoted key cannot be empty", at: SourceRange(start: start, end: position),
+            hint: "a key path is one or more keys joined by '.'")
+        }
         break
       }
       guard identifierRun() else {

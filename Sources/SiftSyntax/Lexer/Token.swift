@@ -147,6 +147,20 @@ enum Keyword: String, CaseIterable {
   /// Words that must be written with `#` to be used as a key: the reserved words plus
   /// names the parser gives a meaning when followed by `(`.
   static func needsEscape(_ name: String) -> Bool {
+    var name = name
+    // An ASCII name (nearly every key) is looked up in place, as the lexer does: the
+    // printer asks for every key it prints, and so does the parser's canonical-length
+    // check for every key of a large predicate. ASCII upper-casing is Unicode's there.
+    let ascii = name.withUTF8 { bytes -> Bool? in
+      // (A hyphen: UTI-EQUALS and UTI-CONFORMS-TO are not in the lexer's lookup.)
+      guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "-") }) else { return nil }
+      if lookup(bytes) != nil { return true }
+      // FUNCTION TERNARY APPLY INTERSECT(ION) MINUS UNION TOKENMATCHES, by length and first letter.
+      guard bytes.count >= 5, bytes.count <= 12, "FTAIMU".utf8.contains(bytes[0] & 0xDF) else { return false }
+      return extraEscaped.contains(String(decoding: bytes, as: UTF8.self).uppercased())
+    }
+    if let ascii { return ascii }
+    // Other names as Unicode upper-cases them (`ﬁrst` becomes FIRST).
     let upper = name.uppercased()
     return Keyword(rawValue: upper) != nil || extraEscaped.contains(upper)
   }

@@ -281,7 +281,11 @@ extension ExpressionSyntax {
         let (tokens, specifierCount) = try Lexer.lex(bytes)
         var parser = Parser(
           tokens: tokens, specifierCount: specifierCount, source: bytes, arguments: arguments, options: options)
-        return try parser.parseStandaloneExpression()
+        let expression = try parser.parseStandaloneExpression()
+        try CanonicalLengthCheck.check(
+          expression, textBytes: bytes.count, arguments: arguments.prefix(specifierCount),
+          limit: options.limits.maxInputLength)
+        return expression
       }
     }
     switch result {
@@ -425,6 +429,10 @@ extension PredicateSyntax {
     var parser = Parser(
       tokens: tokens, specifierCount: specifierCount, source: bytes, arguments: arguments, options: options)
     defer { work = parser.advances }
-    return try parser.parseFormatString()
+    let predicate = try parser.parseFormatString()
+    try CanonicalLengthCheck.check(
+      predicate, textBytes: bytes.count, arguments: arguments.prefix(specifierCount),
+      limit: options.limits.maxInputLength)
+    return predicate
   }
 }

@@ -19,15 +19,23 @@ enum CanonicalPrinter {
     return out
   }
 
-  static func write(_ p: PredicateSyntax, to out: inout String) {
+  static func write(_ p: PredicateSyntax, to out: inout some CanonicalOutput) {
     switch p.kind {
     case .constant(let value):
       out += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
     case .comparison(let c):
-      if let q = c.quantifier { out += q.rawValue + " " }
+      if let q = c.quantifier {
+        out += q.rawValue
+        out += " "
+      }
       write(c.lhs, level: .expression, to: &out)
-      out += " " + c.op.rawValue
-      if !c.options.isEmpty { out += "[" + c.options.letters + "]" }
+      out += " "
+      out += c.op.rawValue
+      if !c.options.isEmpty {
+        out += "["
+        out += c.options.letters
+        out += "]"
+      }
       out += " "
       write(c.rhs, level: .expression, to: &out)
     case .not(let inner):
@@ -44,7 +52,9 @@ enum CanonicalPrinter {
     }
   }
 
-  private static func writeJoined(_ operands: [PredicateSyntax], _ separator: String, to out: inout String) {
+  private static func writeJoined(
+    _ operands: [PredicateSyntax], _ separator: String, to out: inout some CanonicalOutput
+  ) {
     for (i, operand) in operands.enumerated() {
       if i > 0 { out += separator }
       writeOperand(operand, to: &out)
@@ -53,7 +63,7 @@ enum CanonicalPrinter {
 
   /// Compound operands of a compound or NOT are parenthesised: nested AND/OR is always
   /// explicit, whatever the precedence setting.
-  private static func writeOperand(_ p: PredicateSyntax, to out: inout String) {
+  private static func writeOperand(_ p: PredicateSyntax, to out: inout some CanonicalOutput) {
     switch p.kind {
     case .and, .or:
       out += "("
@@ -85,12 +95,12 @@ enum CanonicalPrinter {
     }
   }
 
-  static func write(_ e: ExpressionSyntax, level required: Level, to out: inout String) {
+  static func write(_ e: ExpressionSyntax, level required: Level, to out: inout some CanonicalOutput) {
     write(e, minimum: required.rawValue, to: &out)
   }
 
   /// Writes `e`, in parentheses when it binds more loosely than `minimum`.
-  static func write(_ e: ExpressionSyntax, minimum: Int, to out: inout String) {
+  static func write(_ e: ExpressionSyntax, minimum: Int, to out: inout some CanonicalOutput) {
     if level(of: e) < minimum {
       out += "("
       writeBare(e, to: &out)
@@ -100,7 +110,7 @@ enum CanonicalPrinter {
     }
   }
 
-  private static func writeBare(_ e: ExpressionSyntax, to out: inout String) {
+  private static func writeBare(_ e: ExpressionSyntax, to out: inout some CanonicalOutput) {
     switch e.kind {
     case .constant(let value):
       writeConstant(value, to: &out)
@@ -111,10 +121,16 @@ enum CanonicalPrinter {
     case .keyPath(let base, let keys):
       if let base {
         write(base, level: .postfix, to: &out)
-        for key in keys { out += "." + afterDot(key) }
+        for key in keys {
+          out += "."
+          out += afterDot(key)
+        }
       } else {
         out += firstKey(keys[0])
-        for key in keys.dropFirst() { out += "." + afterDot(key) }
+        for key in keys.dropFirst() {
+          out += "."
+          out += afterDot(key)
+        }
       }
     case .aggregate(let elements):
       out += "{"
@@ -181,7 +197,7 @@ enum CanonicalPrinter {
     }
   }
 
-  private static func writeList(_ elements: [ExpressionSyntax], to out: inout String) {
+  private static func writeList(_ elements: [ExpressionSyntax], to out: inout some CanonicalOutput) {
     for (i, element) in elements.enumerated() {
       if i > 0 { out += ", " }
       write(element, level: .expression, to: &out)
@@ -192,8 +208,23 @@ enum CanonicalPrinter {
   /// itself, anything else quoted (`#"fill-opacity"`, `#"a\nb"`), so that printed text
   /// parses to the same key and never holds a raw line break.
   static func firstKey(_ key: String) -> String {
-    if isWord(key.unicodeScalars[...]) { return Keyword.needsEscape(key) ? "#" + key : key }
+    if asciiWord(key) ?? isWord(key.unicodeScalars[...]) { return Keyword.needsEscape(key) ? "#" + key : key }
     return isCollectionKey(key) ? key : quotedKey(key)
+  }
+
+  /// Whether an ASCII key is one word, read from its bytes (the canonical-length check
+  /// asks for every key of a large predicate); nil for other keys, which ``isWord(_:)``
+  /// reads by Unicode's identifier classes.
+  static func asciiWord(_ key: String) -> Bool? {
+    var word = true
+    var first = true
+    for b in key.utf8 {
+      guard b < 0x80 else { return nil }
+      let letter = ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")) || b == UInt8(ascii: "_")
+      if !letter && (first || b < UInt8(ascii: "0") || b > UInt8(ascii: "9")) { word = false }
+      first = false
+    }
+    return first ? false : word
   }
 
   /// `@word`, printed as itself.
@@ -218,7 +249,7 @@ enum CanonicalPrinter {
   }
 
   /// Whether `scalars` lex as exactly one word (`Word` in Predicate.ebnf).
-  private static func isWord(_ scalars: Substring.UnicodeScalarView) -> Bool {
+  static func isWord(_ scalars: Substring.UnicodeScalarView) -> Bool {
     guard let first = scalars.first else { return false }
     func ascii(_ c: Unicode.Scalar, first: Bool) -> Bool {
       (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || (!first && c >= "0" && c <= "9")
@@ -227,7 +258,7 @@ enum CanonicalPrinter {
     return scalars.dropFirst().allSatisfy { $0.isASCII ? ascii($0, first: false) : $0.properties.isXIDContinue }
   }
 
-  static func writeConstant(_ value: SiftValue, to out: inout String) {
+  static func writeConstant(_ value: SiftValue, to out: inout some CanonicalOutput) {
     switch value {
     case .null: out += "nil"
     case .bool(let b): out += b ? "TRUE" : "FALSE"
@@ -258,7 +289,7 @@ enum CanonicalPrinter {
     }
   }
 
-  static func writeDouble(_ d: Double, to out: inout String) {
+  static func writeDouble(_ d: Double, to out: inout some CanonicalOutput) {
     if d.isFinite {
       // Swift's description is the shortest text that reads back to the same value.
       out += d.description
@@ -269,7 +300,7 @@ enum CanonicalPrinter {
     }
   }
 
-  static func writeString(_ s: String, to out: inout String) {
+  static func writeString(_ s: String, to out: inout some CanonicalOutput) {
     out += "\""
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -283,7 +314,7 @@ enum CanonicalPrinter {
           let hex = String(scalar.value, radix: 16)
           out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {
-          out.unicodeScalars.append(scalar)
+          out.appendScalar(scalar)
         }
       }
     }

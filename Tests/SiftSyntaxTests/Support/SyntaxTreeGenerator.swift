@@ -33,7 +33,8 @@ struct SyntaxTreeGenerator {
   ]
 
   static let doubles: [Double] = [
-    0, -0.0, 0.1, 1.5, -2.5, 3, 1e16, 1e-7, 5e-324, 1e300, -1e300, .greatestFiniteMagnitude, 123_456.789,
+    0, -0.0, 0.1, 1.5, -2.5, 3, 1e16, 1e-7, .leastNonzeroMagnitude, 1e300, -1e300, .greatestFiniteMagnitude,
+    123_456.789,
     9_223_372_036_854_775_808,
   ]
 
