@@ -8,6 +8,8 @@ let package = Package(
     .executable(name: "sift", targets: ["SiftCLI"]),
     .library(name: "SiftFocus", targets: ["SiftFocus"]),
     .executable(name: "ExampleChatApp", targets: ["ExampleChatApp"]),
+    // The SQLite crash test's writer, for a service's own crash tests too.
+    .executable(name: "FocusCrashWriter", targets: ["FocusCrashWriter"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -38,7 +40,8 @@ let package = Package(
     .target(name: "CSiftPrefetch"),
     // The talk's chat app on top of SiftFocus.
     .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),
-    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer.
+    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer, and
+    // the second process of the two-writer test.
     .executableTarget(name: "FocusCrashWriter", dependencies: ["SiftFocus"]),
     // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -52,7 +55,8 @@ let package = Package(
     // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
     // otherwise a replay tool.
     .target(
-      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine"], path: "Tests/Fuzz/Targets"),
+      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine", "SiftFocus"],
+      path: "Tests/Fuzz/Targets"),
     .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(
