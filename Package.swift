@@ -11,6 +11,8 @@ let package = Package(
     // libsiftc.so: the C interface of include/sift.h, for other languages (python/ uses
     // it). Not "sift": that is the command line's product.
     .library(name: "siftc", type: .dynamic, targets: ["SiftC"]),
+    // The SQLite crash test's writer, for a service's own crash tests too.
+    .executable(name: "FocusCrashWriter", targets: ["FocusCrashWriter"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -22,16 +24,16 @@ let package = Package(
     // RE2 (Debian's libre2-dev) behind a small C interface: linear-time MATCHES for
     // regular patterns.
     .target(name: "CSiftRE2", linkerSettings: [.linkedLibrary("re2")]),
-    // The engine users import: compile and evaluate; re-exports SiftSyntax.
-    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2"]),
-    // simdjson (Debian's libsimdjson-dev) behind a small C interface, for `sift filter`.
-    // SIMDJSON_THREADS_ENABLED must match the library's build (simdjson.pc): it changes
-    // the parser's layout.
+    // simdjson (Debian's libsimdjson-dev) behind a small C interface: the JSON every
+    // command reads, viewed in place by the VM. SIMDJSON_THREADS_ENABLED must match the
+    // library's build (simdjson.pc): it changes the parser's layout.
     .target(
       name: "CSiftJSON",
       cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
       linkerSettings: [.linkedLibrary("simdjson")]
     ),
+    // The engine users import: compile and evaluate; re-exports SiftSyntax.
+    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON"]),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
     .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
@@ -43,7 +45,8 @@ let package = Package(
     .target(name: "CSiftPrefetch"),
     // The talk's chat app on top of SiftFocus.
     .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),
-    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer.
+    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer, and
+    // the second process of the two-writer test.
     .executableTarget(name: "FocusCrashWriter", dependencies: ["SiftFocus"]),
     // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -57,12 +60,12 @@ let package = Package(
     // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
     // otherwise a replay tool.
     .target(
-      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine", "SiftC"],
+      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine", "SiftFocus", "SiftC"],
       path: "Tests/Fuzz/Targets"),
     .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(
-      name: "SiftTests", dependencies: ["Sift", "SiftReference"], exclude: ["Conformance/Cases", "Golden"]),
+      name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON"], exclude: ["Conformance/Cases", "Golden"]),
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),

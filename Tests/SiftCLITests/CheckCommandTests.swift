@@ -10,16 +10,21 @@ extension SiftCLITests {
   @Suite("sift check")
   struct Check {
     static let help = """
-      usage: sift check [--args JSON_ARRAY] [--] FILE
+      usage: sift check [--args JSON_ARRAY] [--max-line-bytes N] [--] FILE
 
       Parses and compiles each line of FILE ('-' for stdin) as a predicate; blank lines and
-      lines starting with '#' are skipped. Every invalid line's diagnostic goes to stderr as
-      'FILE:LINE: …', then a summary 'FILE: N predicates, M invalid'.
+      comment lines, whose first characters after any blanks are '//', are skipped (no
+      predicate starts with '/'; '#' starts predicates such as #"fill-opacity" == 1). Every
+      invalid line's diagnostic goes to stderr as 'FILE:LINE: …', then a summary
+      'FILE: N predicates, M invalid'.
       Exit 0 if all are valid, 1 if any is invalid, 2 if FILE cannot be read.
 
         --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to
                            every line; a line with fewer specifiers than values gets a
                            warning (Apple ignores the rest, and so does Sift), not an error
+        --max-line-bytes N the longest line read, in bytes without its ending (default
+                           16777216, 16 MiB); a longer line is invalid, and is skipped
+                           without being held in memory
         --                 end of options: the next argument is FILE, even when it starts
                            with '-'
 
@@ -52,16 +57,16 @@ extension SiftCLITests {
     static let cases: [Case] = [
       Case("an empty file", "", stderr: "FILE: 0 predicates, 0 invalid\n", status: 0),
       Case(
-        "only comments and blank lines", "# a comment\n\n   \n#another\n\t\n",
+        "only comments and blank lines", "// a comment\n\n   \n//another\n\t\n  \t// indented\n//\n",
         stderr: "FILE: 0 predicates, 0 invalid\n", status: 0),
       Case("one valid predicate", "a == 1\n", stderr: "FILE: 1 predicate, 0 invalid\n", status: 0),
       Case(
         "valid predicates between comments, last line without a newline",
-        "# users\nname BEGINSWITH 'J'\n\n# ages\nage > 3 AND age < 10\nSUBQUERY(x, $y, $y > 1).@count > 0",
+        "// users\nname BEGINSWITH 'J'\n\n// ages\nage > 3 AND age < 10\nSUBQUERY(x, $y, $y > 1).@count > 0",
         stderr: "FILE: 3 predicates, 0 invalid\n", status: 0),
       Case(
         "a syntax error names the file and line and shows the caret",
-        "# header\na == 1\n\nb ==\n",
+        "// header\na == 1\n\nb ==\n",
         stderr: """
           FILE:4: 1:5: error: expected an expression after '==', found end of input
           b ==
@@ -101,7 +106,7 @@ extension SiftCLITests {
         status: 1),
       Case(
         "CRLF line endings: line numbers count, carets carry no carriage return",
-        "# crlf\r\na == 1\r\n\r\nb ==\r\n",
+        "// crlf\r\na == 1\r\n\r\nb ==\r\n",
         stderr: """
           FILE:4: 1:5: error: expected an expression after '==', found end of input
           b ==
@@ -123,14 +128,14 @@ extension SiftCLITests {
           """,
         status: 1),
       Case(
-        "only column 1 starts a comment; an indented '#' is checked",
+        "'#' starts a predicate, never a comment, in any column",
         "#like == 1\n (#like == 1)\n  # not a comment\n",
         stderr: """
           FILE:3: 1:3: error: expected a key after '#'
             # not a comment
             ^
           hint: '#' makes a reserved word usable as a key, as in #like, and any text a key, as in #"fill-opacity"
-          FILE: 2 predicates, 1 invalid
+          FILE: 3 predicates, 1 invalid
 
           """,
         status: 1),
@@ -181,6 +186,30 @@ extension SiftCLITests {
       #expect(r.stderr == check.stderr.replacingOccurrences(of: "FILE", with: file.path))
     }
 
+    /// The issue's file: `#"key"` predicates are checked, valid or not, and so is the text
+    /// the canonical printer writes for a key that needs quoting; only `//` lines are
+    /// comments, and a single `/` is not one.
+    @Test func hashPredicatesAreCheckedAndSlashesAreComments() throws {
+      let printed = try SiftProcess.run(["format", "--args", #"["fill-opacity"]"#, "%K == 1"])
+      #expect(printed.exited(0))
+      let canonical = String(printed.stdout.dropLast())
+      #expect(canonical == #"#"fill-opacity" == 1"#)
+      let lines = [
+        #"#"fill-opacity" == "#, "#AND == ==", "a == 1", canonical, "// a comment", "  // an indented comment",
+        "/ a == 1", "#like == 1",
+      ]
+      let file = try TemporaryFile(Array((lines.joined(separator: "\n") + "\n").utf8))
+      let r = try SiftProcess.run(["check", file.path])
+      #expect(r.exited(1))
+      var expected = ""
+      for (n, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+        if let diagnostic = Library.diagnostic(line) { expected += "\(file.path):\(n + 1): \(diagnostic)" }
+      }
+      #expect(expected.contains(":1: ") && expected.contains(":2: ") && expected.contains(":7: "))
+      expected += "\(file.path): 6 predicates, 3 invalid\n"
+      #expect(r.stderr == expected)
+    }
+
     @Test func argsMayComeBeforeTheFile() throws {
       let file = try TemporaryFile(Array("a == %d\n".utf8))
       let r = try SiftProcess.run(["check", "--args", "[3]", file.path])
@@ -211,7 +240,7 @@ extension SiftCLITests {
     // MARK: Standard input
 
     @Test func dashReadsStandardInput() throws {
-      let r = try SiftProcess.run(["check", "-"], input: .text("# c\na == 1\r\nb ==\r\n"))
+      let r = try SiftProcess.run(["check", "-"], input: .text("// c\na == 1\r\nb ==\r\n"))
       #expect(r.exited(1))
       #expect(r.stdout == "")
       #expect(

@@ -7,18 +7,22 @@ extension SiftCLITests {
   struct Format {
     static let help = """
       usage: sift format [--args JSON_ARRAY] [--] 'PREDICATE'
-             sift format [--args JSON_ARRAY] < predicates.txt
+             sift format [--args JSON_ARRAY] [--max-line-bytes N] < predicates.txt
 
       Prints the canonical form of an NSPredicate format string (exit 0), or the
       diagnostic on stderr (exit 1).
 
       With no predicate, reads one predicate per line from stdin and writes one line per
       input line, in order: its canonical form, or an empty line for an empty line or a line
-      that does not parse. The diagnostic of such a line goes to stderr as 'line N: …'.
+      that does not parse or is over --max-line-bytes. The diagnostic of such a line goes to
+      stderr as 'line N: …'. Each answer is written before a read that would wait.
       Exit 0, or 1 if any line did not parse.
 
         --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order (with stdin,
                            bound to every line)
+        --max-line-bytes N with stdin: the longest line read, in bytes without its ending
+                           (default 16777216, 16 MiB); a longer line is skipped without
+                           being held in memory
         --                 end of options: the next argument is the predicate, even when it
                            starts with '-'
 

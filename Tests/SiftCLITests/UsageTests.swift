@@ -6,7 +6,7 @@ extension SiftCLITests {
   struct Usage {
     static let parseHelp = """
       usage: sift parse [--ast] [--args JSON_ARRAY] [--] 'PREDICATE'
-             sift parse --jsonl < predicates.jsonl
+             sift parse --jsonl [--max-line-bytes N] < predicates.jsonl
 
       Parses an NSPredicate format string. Prints its canonical form (exit 0), or the
       diagnostic on stderr (exit 1).
@@ -16,7 +16,11 @@ extension SiftCLITests {
         --jsonl            read {"id": …, "format": "…", "args": […]} per line from stdin and
                            write {"id": …, "canonical": "…"} or {"id": …, "error": {…}} per line,
                            in order (error stage "parse", or "input" for a line that is not a
-                           JSON object with a string "format")
+                           JSON object with a string "format"); each answer is written before
+                           a read that would wait
+        --max-line-bytes N with --jsonl: the longest line read, in bytes without its ending
+                           (default 16777216, 16 MiB); a longer line gets an "input" error
+                           record and is skipped without being held in memory
         --                 end of options: the next argument is the predicate, even when it
                            starts with '-' (sift parse -- '-1 < x')
 

@@ -20,10 +20,12 @@ import Testing
       return n
     }
     var lines: [[UInt8]] = []
-    _ = reader.forEachLine { line, _ in
-      lines.append(Array(line))
-      return true
-    }
+    _ = reader.forEachItem(
+      { item in
+        // No line here is over the default limit.
+        if case .line(let line) = item { lines.append(Array(line.bytes)) }
+        return true
+      }, beforeRead: { _ in })
     return lines
   }
 

@@ -3,7 +3,7 @@ import Sift
 /// `sift cases`: evaluate a JSON Lines stream of (predicate, object) cases.
 package enum CasesCommand {
   static let help = """
-    usage: sift cases [--] < cases.jsonl
+    usage: sift cases [--max-line-bytes N] [--] < cases.jsonl
 
     Reads one case per line:
       {"id": …, "format": "…", "args": […], "object": <JSON>, "variables": {…}}
@@ -12,14 +12,21 @@ package enum CasesCommand {
       {"id": …, "canonical": "…", "result": true|false}
       {"id": …, "canonical": "…", "error": {"stage": "parse"|"evaluate", "message": "…", "offset": N}}
     "canonical" is present whenever parsing succeeded. A line that is not a JSON object with
-    a string "format" gets an error record with stage "input"; the run goes on. Exit 0.
+    a string "format", or that is over --max-line-bytes, gets an error record with stage
+    "input"; the run goes on. Each answer is written before a read that would wait. Exit 0.
 
-      --  end of options, accepted as by every command (sift cases takes no operands)
+      --max-line-bytes N  the longest line read, in bytes without its ending (default
+                          16777216, 16 MiB); a longer line gets its error record and is
+                          skipped without being held in memory
+      --                  end of options, accepted as by every command (sift cases takes
+                          no operands)
     """
 
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
     var onlyOperands = false
-    for arg in arguments.map(\.text) {
+    var maxLineBytes = LineReader.defaultMaxLineBytes
+    var rest = arguments[...]
+    while let arg = rest.popFirst()?.text {
       if !onlyOperands && (arg == "--help" || arg == "-h") {
         Console.out.writeLine(help)
         return .success
@@ -28,9 +35,13 @@ package enum CasesCommand {
         onlyOperands = true
         continue
       }
+      if !onlyOperands && arg == "--max-line-bytes" {
+        maxLineBytes = try CLIArguments.maxLineBytes(rest.popFirst())
+        continue
+      }
       throw UsageError(message: "unknown argument \(arg) for sift cases")
     }
-    return JSONLinesStream.answerEachLine(command: "cases", answer)
+    return JSONLinesStream.answerEachLine(command: "cases", maxLineBytes: maxLineBytes, answer)
   }
 
   /// The answer record for one input line (never fails: bad lines get an error record).

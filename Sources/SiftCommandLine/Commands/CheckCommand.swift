@@ -8,23 +8,29 @@ import Sift
 enum CheckCommand {
   /// The text `sift check --help` prints.
   static let help = """
-    usage: sift check [--args JSON_ARRAY] [--] FILE
+    usage: sift check [--args JSON_ARRAY] [--max-line-bytes N] [--] FILE
 
     Parses and compiles each line of FILE ('-' for stdin) as a predicate; blank lines and
-    lines starting with '#' are skipped. Every invalid line's diagnostic goes to stderr as
-    'FILE:LINE: …', then a summary 'FILE: N predicates, M invalid'.
+    comment lines, whose first characters after any blanks are '//', are skipped (no
+    predicate starts with '/'; '#' starts predicates such as #"fill-opacity" == 1). Every
+    invalid line's diagnostic goes to stderr as 'FILE:LINE: …', then a summary
+    'FILE: N predicates, M invalid'.
     Exit 0 if all are valid, 1 if any is invalid, 2 if FILE cannot be read.
 
       --args JSON_ARRAY  values for %@, %K and numeric specifiers, in order, bound to
                          every line; a line with fewer specifiers than values gets a
                          warning (Apple ignores the rest, and so does Sift), not an error
+      --max-line-bytes N the longest line read, in bytes without its ending (default
+                         16777216, 16 MiB); a longer line is invalid, and is skipped
+                         without being held in memory
       --                 end of options: the next argument is FILE, even when it starts
                          with '-'
     """
 
   /// Runs `sift check` with the arguments after the subcommand name.
   static func run(_ arguments: [CommandLineArgument]) throws(UsageError) -> ExitCode {
-    let parsed = try SimpleArguments(arguments, command: "check", tooMany: "sift check takes one file")
+    let parsed = try SimpleArguments(
+      arguments, command: "check", tooMany: "sift check takes one file", readsLines: true)
     if parsed.wantsHelp {
       Console.out.writeLine(help)
       return .success
@@ -53,8 +59,22 @@ enum CheckCommand {
 
     var predicates = 0
     var invalid = 0
-    var reader = LineReader(fd: fd)
-    let ok = reader.forEachLine { line, number in
+    var reader = LineReader(fd: fd, maxLineBytes: parsed.maxLineBytes ?? LineReader.defaultMaxLineBytes)
+    // Diagnostics go to stderr as they are found (Console.error writes each at once).
+    let ok = reader.forEachItem(writingOut: []) { item in
+      let line: UnsafeBufferPointer<UInt8>
+      let number: Int
+      switch item {
+      case .line(let whole):
+        line = whole.bytes
+        number = whole.number
+      case .tooLong(let long):
+        // An error even were it a comment: nothing of it was kept to tell.
+        predicates += 1
+        invalid += 1
+        Console.error("\(name):\(long.number): error: \(long.message)")
+        return true
+      }
       if PredicateLines.isBlank(line) || PredicateLines.isComment(line) { return true }
       predicates += 1
       let bytes = Array(line)

@@ -30,12 +30,16 @@ enum FilterCommand {
                           to FILE
       --threads N         decide on N threads (default: the cores available); the output
                           is in input order and the same bytes as with --threads 1
+      --max-line-bytes N  the longest line read, in bytes without its ending (default
+                          16777216, 16 MiB); a longer line is a bad line, reported with
+                          its number and skipped without being held in memory
       --                  end of options: the next argument is the predicate (unless it came
                           before) and the rest are files, even those that start with '-'
 
-    A line that is not valid JSON (an empty line included), or whose evaluation fails, is
-    reported on stderr with its line number and the stream goes on; every line is written,
-    skipped as a non-match, or reported. Exit 0 when every line was handled, 1 when some
+    A line that is not valid JSON (an empty line included), is over --max-line-bytes, or whose
+    evaluation fails, is reported on stderr with its line number and the stream goes on;
+    every line is written, skipped as a non-match, or reported. Everything decided is
+    written before a read that would wait for input, so a slow stream is not held back. Exit 0 when every line was handled, 1 when some
     lines (or files) had errors, 2 for a bad predicate (with its diagnostic) or bad usage.
 
     SIGINT or SIGTERM stops the run after the line at hand: the output ends with a whole
@@ -54,6 +58,8 @@ enum FilterCommand {
     var errorsPath: FileName?
     /// `--threads N`; nil: the cores available.
     var threads: Int?
+    /// `--max-line-bytes N`.
+    var maxLineBytes = LineReader.defaultMaxLineBytes
     var files: [FileName] = []
 
     /// The inputs in reading order; `-` is standard input (also when no file is named).
@@ -89,6 +95,7 @@ enum FilterCommand {
       }
       parallel = ParallelFilter(
         pool: ParallelFilter.EvaluatorPool(evaluators), threads: threads, padding: Int(SIFT_JSON_PADDING),
+        maxLineBytes: options.maxLineBytes,
         mode: ParallelFilter.Mode(
           writeMatches: !options.decisions && !options.invert && !options.count,
           writeOthers: !options.decisions && options.invert && !options.count, decisions: options.decisions))
@@ -135,6 +142,7 @@ enum FilterCommand {
           throw UsageError(message: "--threads takes a number of threads from 1 to 256 (got '\(text)')")
         }
         options.threads = n
+      case "--max-line-bytes": options.maxLineBytes = try CLIArguments.maxLineBytes(rest.popFirst())
       default: throw UsageError(message: "unknown option \(arg) for sift filter")
       }
     }
@@ -171,7 +179,8 @@ enum FilterCommand {
 /// The `--errors` file: one JSON line per bad input line.
 final class ErrorLog {
   let path: FileName
-  private let output: OutputBuffer
+  /// The records' buffer (written out with standard output before a read that may wait).
+  let output: OutputBuffer
   private let fd: Int32
 
   init?(path: FileName) {

@@ -5,7 +5,7 @@ import Sift
 enum ParseCommand {
   static let help = """
     usage: sift parse [--ast] [--args JSON_ARRAY] [--] 'PREDICATE'
-           sift parse --jsonl < predicates.jsonl
+           sift parse --jsonl [--max-line-bytes N] < predicates.jsonl
 
     Parses an NSPredicate format string. Prints its canonical form (exit 0), or the
     diagnostic on stderr (exit 1).
@@ -15,7 +15,11 @@ enum ParseCommand {
       --jsonl            read {"id": …, "format": "…", "args": […]} per line from stdin and
                          write {"id": …, "canonical": "…"} or {"id": …, "error": {…}} per line,
                          in order (error stage "parse", or "input" for a line that is not a
-                         JSON object with a string "format")
+                         JSON object with a string "format"); each answer is written before
+                         a read that would wait
+      --max-line-bytes N with --jsonl: the longest line read, in bytes without its ending
+                         (default 16777216, 16 MiB); a longer line gets an "input" error
+                         record and is skipped without being held in memory
       --                 end of options: the next argument is the predicate, even when it
                          starts with '-' (sift parse -- '-1 < x')
     """
@@ -25,6 +29,7 @@ enum ParseCommand {
     var jsonl = false
     var argsJSON: [UInt8]? = nil
     var format: [UInt8]? = nil
+    var maxLineBytes: Int? = nil
     var rest = arguments[...]
     var onlyOperands = false
     while let raw = rest.popFirst() {
@@ -40,6 +45,7 @@ enum ParseCommand {
         return .success
       case "--ast": ast = true
       case "--jsonl": jsonl = true
+      case "--max-line-bytes": maxLineBytes = try CLIArguments.maxLineBytes(rest.popFirst())
       case "--args":
         guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
         argsJSON = value.bytes
@@ -54,7 +60,10 @@ enum ParseCommand {
       guard format == nil, argsJSON == nil else {
         throw UsageError(message: "--jsonl reads predicates from stdin; give no predicate or --args")
       }
-      return runJSONLines()
+      return runJSONLines(maxLineBytes: maxLineBytes ?? LineReader.defaultMaxLineBytes)
+    }
+    guard maxLineBytes == nil else {
+      throw UsageError(message: "--max-line-bytes limits the lines --jsonl reads; it needs --jsonl")
     }
     guard let format else { throw UsageError(message: "sift parse needs a predicate") }
     let args = try CLIArguments.parseArray(argsJSON)
@@ -68,8 +77,8 @@ enum ParseCommand {
     }
   }
 
-  static func runJSONLines() -> ExitCode {
-    JSONLinesStream.answerEachLine(command: "parse", answer)
+  static func runJSONLines(maxLineBytes: Int) -> ExitCode {
+    JSONLinesStream.answerEachLine(command: "parse", maxLineBytes: maxLineBytes, answer)
   }
 
   /// One output record for one input line.

@@ -9,31 +9,41 @@ import Sift
 /// evaluating every rule.
 enum RouteCommand {
   static let help = """
-    usage: sift route --rules RULES.jsonl [--each] [--] [FILE…]
+    usage: sift route --rules RULES.jsonl [--each] [--max-line-bytes N] [--] [FILE…]
 
     Reads rules, one JSON object per line: {"id": ID, "predicate": "…", "args": […]}
     ("args" optional; ID any JSON value, unique), then JSON Lines (standard input when no
     FILE, or for '-'), and for every input line writes the ids of the rules whose predicate
     its value satisfies, in rule order:
       {"line": N, "ids": [ID, …]}            ("file": "NAME" first for a named FILE)
-    A line that is not valid JSON, or empty, is reported on stderr and written as
+    Each ID is written exactly as the rules file spells it, and two ids are the same only
+    when they are spelled with the same bytes ("\\u00e9" and "é", 1E2 and 100 differ).
+    A line that is not valid JSON, empty, or over --max-line-bytes is reported on stderr and
+    written as
       {"line": N, "error": {"message": "…", "offset": N}}
-    and the stream goes on.
+    and the stream goes on. Everything decided is written before a read that would wait.
 
-      --rules FILE   the rules (required)
-      --each         write the input line once per matching rule instead, with the id in
-                     front: {"id": ID, "line": LINE}; errors go to stderr only
-      --             end of options: the rest are files, even those that start with '-'
+      --rules FILE        the rules (required)
+      --each              write the input line once per matching rule instead, with the id
+                          in front: {"id": ID, "line": LINE}; errors go to stderr only
+      --max-line-bytes N  the longest line read, rules and input, in bytes without its
+                          ending (default 16777216, 16 MiB); a longer line is an error
+                          and is skipped without being held in memory
+      --                  end of options: the rest are files, even those that start with '-'
 
     Every rule is checked before any input is read: a rule that is not a JSON object with a
-    string "predicate", whose predicate does not compile, or whose id repeats an earlier
-    one, is reported with its line number, and the command exits 2 without reading input.
+    string "predicate", whose predicate does not compile, whose id repeats an earlier one,
+    or that can never match because every evaluation that could make it true reaches a
+    FUNCTION no built-in answers or a $variable nothing binds, is reported with its line
+    number, and the command exits 2 without reading input. A rule that reaches those only
+    on some paths (a == 1 OR $x == 2) may still match: it is loaded, with a warning.
     Exit 0 when every input line was handled, 1 when some lines (or files) had errors.
     """
 
   struct Options {
     var rules: FileName?
     var each = false
+    var maxLineBytes = LineReader.defaultMaxLineBytes
     var files: [FileName] = []
     var inputs: [FileName] { files.isEmpty ? [.standardInput] : files }
   }
@@ -44,7 +54,7 @@ enum RouteCommand {
       return .success
     }
     guard let path = options.rules else { throw UsageError(message: "sift route needs --rules FILE") }
-    guard let rules = loadRules(path) else { return .usage }
+    guard let rules = loadRules(path, maxLineBytes: options.maxLineBytes) else { return .usage }
     StopSignal.install()
     var hadError = false
     for input in options.inputs {
@@ -55,7 +65,9 @@ enum RouteCommand {
         hadError = true
         continue
       }
-      let (ok, errors) = route(fd: fd, name: input.isStandardInput ? nil : input, rules: rules, each: options.each)
+      let (ok, errors) = route(
+        fd: fd, name: input.isStandardInput ? nil : input, rules: rules, each: options.each,
+        maxLineBytes: options.maxLineBytes)
       if fd != 0 { close(fd) }
       if errors { hadError = true }
       if !ok && StopSignal.requested == nil {
@@ -82,6 +94,7 @@ enum RouteCommand {
       case "--help", "-h": return nil
       case "--": onlyOperands = true
       case "--each": options.each = true
+      case "--max-line-bytes": options.maxLineBytes = try CLIArguments.maxLineBytes(rest.popFirst())
       case "--rules":
         guard let value = rest.popFirst() else { throw UsageError(message: "--rules needs a value") }
         options.rules = FileName(value)
@@ -91,41 +104,83 @@ enum RouteCommand {
     return options
   }
 
-  /// The compiled rules: the index over them, and each rule's id as JSON text.
+  /// The compiled rules: the index over them, and each rule's id as written in the file.
   struct Rules {
     let set: SiftPredicateSet<Int>
-    let ids: [[UInt8]]
+    let ids: RuleIDs
+  }
+
+  /// Every rule's id as written, back to back in one buffer (one allocation, not one per
+  /// rule, and written out without retaining anything).
+  struct RuleIDs {
+    private(set) var bytes: [UInt8] = []
+    private(set) var ends: [Int] = []
+
+    var count: Int { ends.count }
+
+    mutating func append(_ id: [UInt8]) {
+      bytes.append(contentsOf: id)
+      ends.append(bytes.count)
+    }
+
+    /// Writes id `k` to `out`.
+    func write(_ k: Int, to out: OutputBuffer) {
+      let start = k == 0 ? 0 : ends[k - 1]
+      bytes.withUnsafeBufferPointer { out.write(bytes: UnsafeBufferPointer(rebasing: $0[start..<ends[k]])) }
+    }
   }
 
   /// Reads and compiles every rule; reports each bad one (with its line) and returns nil
   /// when there was any.
-  static func loadRules(_ path: FileName) -> Rules? {
+  static func loadRules(_ path: FileName, maxLineBytes: Int) -> Rules? {
     let fd = path.open(O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       Console.error("sift route: cannot read --rules \(path.display): \(String(cString: strerror(errno)))")
       return nil
     }
     defer { close(fd) }
-    var reader = LineReader(fd: fd)
+    var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let set = SiftPredicateSet<Int>()
-    // Inserted in batches: a million compiled predicates held at once would be gigabytes,
-    // while the set keeps only what it needs of each.
-    var entries: [(id: Int, predicate: SiftPredicate)] = []
-    var ids: [[UInt8]] = []
-    var seen: [SiftValue: Int] = [:]
-    var bad = 0
+    // Inserted from their syntax, in batches: a rule that shares its shape's code is never
+    // compiled on its own, and a million parsed trees are never held at once.
+    var entries: [(id: Int, syntax: PredicateSyntax, format: String?)] = []
+    var entryLines: [Int] = []
+    var ids = RuleIDs()
+    // Ids by their bytes as written: equal values spelled differently are different ids
+    // (the id goes back to the caller as written, and that is what the caller tells apart).
+    var seen: [[UInt8]: Int] = [:]
+    // Reported in line order at the end: a compile error is found when its batch enters
+    // the set, after later lines were read.
+    var reports: [(number: Int, text: String, bad: Bool)] = []
     func reject(_ number: Int, _ message: String) {
-      Console.error("sift route: \(path.display):\(number): \(message)")
-      bad += 1
+      reports.append((number, "sift route: \(path.display):\(number): \(message)", true))
     }
-    let ok = reader.forEachLine { (bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool in
+    func insertBatch() {
+      for failure in set.insert(syntaxes: entries, options: CompileOptions()) {
+        reject(entryLines[failure.position], "the predicate does not compile: \(failure.error)")
+      }
+      entries.removeAll(keepingCapacity: true)
+      entryLines.removeAll(keepingCapacity: true)
+    }
+    let ok = reader.forEachItem(writingOut: []) { (item: LineReader.Item) -> Bool in
+      let bytes: UnsafeBufferPointer<UInt8>
+      let number: Int
+      switch item {
+      case .line(let line):
+        bytes = line.bytes
+        number = line.number
+      case .tooLong(let long):
+        reject(long.number, long.message)
+        return true
+      }
       if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
         reject(number, "empty line (a rule is a JSON object)")
         return true
       }
       let value: SiftValue
+      let ranges: [String: Range<Int>]
       do throws(JSONError) {
-        value = try SiftValue(json: bytes)
+        (value, ranges) = try SiftValue.readWithMemberRanges(json: bytes)
       } catch {
         reject(number, "not valid JSON: \(error.message) (at byte \(error.offset))")
         return true
@@ -134,10 +189,11 @@ enum RouteCommand {
         reject(number, "a rule is a JSON object with \"id\" and \"predicate\"")
         return true
       }
-      guard let id = rule["id"] else {
+      guard rule["id"] != nil, let idRange = ranges["id"] else {
         reject(number, "the rule has no \"id\"")
         return true
       }
+      let id = Array(bytes[idRange])
       guard case .string(let format)? = rule["predicate"] else {
         reject(number, "the rule has no string \"predicate\"")
         return true
@@ -151,74 +207,103 @@ enum RouteCommand {
         return true
       }
       if let first = seen[id] {
-        reject(number, "the id \(id.jsonText) is already the id of the rule on line \(first)")
+        reject(number, "the id \(String(decoding: id, as: UTF8.self)) is already the id of the rule on line \(first)")
         return true
       }
       do {
-        let predicate = try SiftPredicate(format: format, arguments: arguments)
-        seen[id] = number
-        entries.append((ids.count, predicate))
-        ids.append(Array(id.jsonText.utf8))
-        if entries.count == 10_000 {
-          set.insert(contentsOf: entries)
-          entries.removeAll(keepingCapacity: true)
+        let syntax = try PredicateSyntax(parsing: format, arguments: arguments)
+        let check = RouteRuleCheck(syntax)
+        if check.neverMatches {
+          reject(
+            number,
+            "the predicate can never match: every evaluation that could make it true fails at \(check.summary); "
+              + RouteRuleCheck.why)
+          return true
         }
+        if !check.references.isEmpty {
+          reports.append(
+            (
+              number,
+              "sift route: \(path.display):\(number): warning: \(check.summary), always fails when evaluated "
+                + "(\(RouteRuleCheck.why)); the rule may still match where evaluation does not reach it", false
+            ))
+        }
+        seen[id] = number
+        entries.append((ids.count, syntax, format))
+        entryLines.append(number)
+        ids.append(id)
+        if entries.count == 10_000 { insertBatch() }
       } catch {
         reject(number, "the predicate does not compile: \(error)")
       }
       return true
     }
     guard ok else {
+      for r in reports { Console.error(r.text) }
       Console.error("sift route: error reading --rules \(path.display)")
       return nil
     }
+    insertBatch()
+    // In line order, and for one line in the order found (the sort is not stable).
+    let ordered = reports.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }
+    for r in ordered { Console.error(r.element.text) }
+    let bad = reports.count(where: \.bad)
     guard bad == 0 else {
       Console.error("sift route: \(bad) bad rule\(bad == 1 ? "" : "s") in \(path.display); no input was read")
       return nil
     }
-    set.insert(contentsOf: entries)
     return Rules(set: set, ids: ids)
   }
 
   /// Routes one input; returns whether reading succeeded and whether any line had an error.
-  static func route(fd: Int32, name: FileName?, rules: Rules, each: Bool) -> (ok: Bool, errors: Bool) {
-    var reader = LineReader(fd: fd)
+  static func route(fd: Int32, name: FileName?, rules: Rules, each: Bool, maxLineBytes: Int) -> (
+    ok: Bool, errors: Bool
+  ) {
+    var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let out = Console.out
     var prefix = "{"
     if let name { prefix += name.jsonMembers }
     prefix += "\"line\": "
     let linePrefix = Array(prefix.utf8)
     var errors = false
-    let ok = reader.forEachLine { (line: LineReader.Line) -> Bool in
-      var value = SiftValue.null
-      var failure: (message: String, offset: Int?)? = nil
-      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-        failure = ("line is empty (not a JSON value)", nil)
-      } else {
-        do throws(JSONError) {
-          value = try SiftValue(json: line.bytes)
-        } catch {
-          failure = ("line is not valid JSON: \(error.message)", error.offset)
-        }
-      }
-      if let failure {
-        errors = true
-        let place = name.map { "\($0.display):\(line.number)" } ?? "line \(line.number)"
-        Console.error("sift route: \(place): \(failure.message)" + (failure.offset.map { " (at byte \($0))" } ?? ""))
-        if !each {
-          var record = String(decoding: linePrefix, as: UTF8.self) + "\(line.number), \"error\": {\"message\": "
-          JSONWriter.writeString(failure.message, to: &record)
-          if let offset = failure.offset { record += ", \"offset\": \(offset)" }
-          record += "}}"
-          out.writeLine(record)
-        }
+    // Each line parsed by simdjson and decided on its DOM, as `sift filter` decides one.
+    let matcher = SetJSONMatcher(rules.set)
+    /// A bad line: on stderr, and as an error record unless `--each`.
+    func reject(_ number: Int, _ message: String, _ offset: Int?) {
+      errors = true
+      let place = name.map { "\($0.display):\(number)" } ?? "line \(number)"
+      Console.error("sift route: \(place): \(message)" + (offset.map { " (at byte \($0))" } ?? ""))
+      guard !each else { return }
+      var record = String(decoding: linePrefix, as: UTF8.self) + "\(number), \"error\": {\"message\": "
+      JSONWriter.writeString(message, to: &record)
+      if let offset { record += ", \"offset\": \(offset)" }
+      record += "}}"
+      out.writeLine(record)
+    }
+    // Everything decided is written out before a read that may wait.
+    let ok = reader.forEachItem(writingOut: [out]) { (item: LineReader.Item) -> Bool in
+      let line: LineReader.Line
+      switch item {
+      case .line(let whole): line = whole
+      case .tooLong(let long):
+        reject(long.number, long.message, nil)
         return !out.closed && StopSignal.requested == nil
       }
-      let matched = rules.set.matches(value)
+      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+        reject(line.number, "line is empty (not a JSON value)", nil)
+        return !out.closed && StopSignal.requested == nil
+      }
+      let matched: [Int]
+      switch matcher.matches(line.bytes, readable: line.readable) {
+      case .matched(let ids): matched = ids
+      case .invalid(let error):
+        reject(line.number, "line is not valid JSON: \(error.message)", error.offset)
+        return !out.closed && StopSignal.requested == nil
+      }
       if each {
         for k in matched {
           out.write("{\"id\": " as StaticString)
-          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          rules.ids.write(k, to: out)
           out.write(", \"line\": " as StaticString)
           out.write(bytes: line.bytes)
           out.write("}\n" as StaticString)
@@ -230,7 +315,7 @@ enum RouteCommand {
         out.write(", \"ids\": [" as StaticString)
         for (n, k) in matched.enumerated() {
           if n > 0 { out.write(", " as StaticString) }
-          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          rules.ids.write(k, to: out)
         }
         out.write("]}\n" as StaticString)
         out.lineComplete()

@@ -72,7 +72,7 @@ struct FilterRun {
 
   /// Filters one input; false when reading it failed (or a stop signal ended a read).
   private mutating func filter(fd: Int32, name: FileName?) -> Bool {
-    var reader = LineReader(fd: fd, padding: Int(SIFT_JSON_PADDING))
+    var reader = LineReader(fd: fd, padding: Int(SIFT_JSON_PADDING), maxLineBytes: options.maxLineBytes)
     // Locals, not `self`: a closure over the struct copied all of it for every line.
     let evaluator = self.evaluator
     let errorLog = self.errorLog
@@ -87,13 +87,27 @@ struct FilterRun {
       self.counts = counts
       self.progress = progress
     }
+    // Everything decided is written out before a read that may wait: a slow stream gets
+    // each line's answer as soon as it is decided, not when a buffer fills.
+    var outputs = [out]
+    if let errorLog { outputs.append(errorLog.output) }
     if let parallel {
-      return parallel.run(&reader, fd: fd, records: records, counts: &counts, progress: &progress) { error in
+      return parallel.run(&reader, records: records, outputs: outputs, counts: &counts, progress: &progress) {
+        error in
         // The record itself is already in the chunk's output for --decisions.
         Self.report(error.number, name, error.message, error.offset, records, decisions: false, log: errorLog)
       }
     }
-    return reader.forEachLine { (line: LineReader.Line) -> Bool in
+    return reader.forEachItem(writingOut: outputs) { (item: LineReader.Item) -> Bool in
+      let line: LineReader.Line
+      switch item {
+      case .line(let whole): line = whole
+      case .tooLong(let long):
+        counts.lines += 1
+        counts.errors += 1
+        Self.report(long.number, name, long.message, nil, records, decisions: decisions, log: errorLog)
+        return !out.closed && StopSignal.requested == nil
+      }
       counts.lines += 1
       counts.bytes += line.bytes.count + line.ending
       switch evaluator.decide(line.bytes, readable: line.readable) {

@@ -14,7 +14,8 @@ import Synchronization
 /// those of one thread: a chunk's output is the output its lines would have produced.
 ///
 /// At most `2 × N` chunks are in flight (each about one read block, 1 MiB, plus its output),
-/// so memory stays flat for any input length.
+/// and no more than `2 × N` MiB of input while a chunk holds long lines (up to the reader's
+/// `maxLineBytes` each), so memory stays flat for any input length.
 struct ParallelFilter {
   /// One batch of whole lines, copied out of the reader's buffer, with simdjson's padding
   /// after the last.
@@ -32,9 +33,17 @@ struct ParallelFilter {
   /// Where one line sits in its chunk.
   struct LineRef {
     var start: Int
+    /// The line's bytes (0 for a line over the limit: nothing of it is held).
     var count: Int
+    /// The ending's length; -1 marks a line over the limit (``isTooLong``), which keeps the
+    /// reference as small as the others on the hot path.
     var ending: Int
     var endsWithNewline: Bool
+
+    /// A line over the limit.
+    static let tooLong = LineRef(start: 0, count: 0, ending: -1, endsWithNewline: false)
+
+    var isTooLong: Bool { ending < 0 }
   }
 
   /// An error found by a worker, reported (stderr, `--errors`) by the writer in order.
@@ -66,6 +75,8 @@ struct ParallelFilter {
   let pool: EvaluatorPool
   let threads: Int
   let padding: Int
+  /// The reader's limit, for the message about a line over it.
+  let maxLineBytes: Int
   let mode: Mode
 
   /// What each line produces, from the options.
@@ -77,16 +88,23 @@ struct ParallelFilter {
 
   /// Filters one input read by `reader`; false when reading failed. `counts` gets the
   /// counts of the chunks written; `report` is called for each error in input order.
+  /// `outputs` (standard output first, then the `--errors` log) are written out before a
+  /// read that may wait, once every chunk before it is decided and written.
   func run(
-    _ reader: inout LineReader, fd: Int32, records: DecisionRecords, counts: inout FilterCounts,
+    _ reader: inout LineReader, records: DecisionRecords, outputs: [OutputBuffer], counts: inout FilterCounts,
     progress: inout Progress,
     report: (PendingError) -> Void
   ) -> Bool {
     let out = Console.out
     var inFlight: [Chunk] = []
+    var inFlightBytes = 0
     // Chunks come back here once written, so their buffers (and pages) are reused.
     var spare: [Chunk] = []
     let window = 2 * threads
+    // Chunks are about 1 MiB; one holding lines of up to the limit may be far larger, and
+    // 2 × N of those must not be held at once.
+    let byteWindow = window << 20
+    let maxLineBytes = self.maxLineBytes
     let records = UnsafeSendable(records)
     let pool = self.pool
     let mode = self.mode
@@ -100,15 +118,22 @@ struct ParallelFilter {
       for error in chunk.errors { report(error) }
       counts.add(chunk.counts)
       progress.update(counts)
+      inFlightBytes -= chunk.bytes.count
+      // A chunk that carried long lines gives its memory back instead of keeping it spare.
+      if chunk.bytes.capacity > 4 << 20 { chunk.bytes = [] }
+      if chunk.output.bytes.capacity > 4 << 20 { chunk.output.bytes = [] }
       spare.append(chunk)
     }
     func dispatch() {
-      guard let from = g.base, !g.lines.isEmpty else { return }
-      while inFlight.count >= window { writeOut(inFlight.removeFirst()) }
+      guard !g.lines.isEmpty else { return }
+      while inFlight.count >= window || (inFlightBytes >= byteWindow && !inFlight.isEmpty) {
+        writeOut(inFlight.removeFirst())
+      }
       let chunk = spare.popLast() ?? Chunk()
       chunk.bytes.removeAll(keepingCapacity: true)
-      chunk.bytes.append(contentsOf: UnsafeBufferPointer(start: from, count: g.gathered))
+      if let from = g.base { chunk.bytes.append(contentsOf: UnsafeBufferPointer(start: from, count: g.gathered)) }
       chunk.bytes.append(contentsOf: repeatElement(0, count: padding))
+      inFlightBytes += chunk.bytes.count
       swap(&chunk.lines, &g.lines)
       g.lines.removeAll(keepingCapacity: true)
       chunk.firstNumber = g.firstNumber
@@ -118,7 +143,7 @@ struct ParallelFilter {
       g.gathered = 0
       let job = UnsafeSendable(chunk)
       DispatchQueue.global().async {
-        Self.decide(job.value, pool: pool, mode: mode, records: records.value)
+        Self.decide(job.value, pool: pool, mode: mode, records: records.value, maxLineBytes: maxLineBytes)
         job.value.done.signal()
       }
       inFlight.append(chunk)
@@ -131,13 +156,20 @@ struct ParallelFilter {
       }
     }
 
-    let ok = reader.forEachLine(
-      { (line: LineReader.Line) -> Bool in
-        let start = line.bytes.baseAddress!
-        if g.base == nil {
-          g.base = start
-          g.firstNumber = line.number
+    let ok = reader.forEachItem(
+      { (item: LineReader.Item) -> Bool in
+        let line: LineReader.Line
+        switch item {
+        case .line(let whole): line = whole
+        case .tooLong(let long):
+          // Nothing of it is in the buffer: the chunk only notes where it was.
+          if g.lines.isEmpty { g.firstNumber = long.number }
+          g.lines.append(.tooLong)
+          return !out.closed && StopSignal.requested == nil
         }
+        let start = line.bytes.baseAddress!
+        if g.lines.isEmpty { g.firstNumber = line.number }
+        if g.base == nil { g.base = start }
         let offset = g.base!.distance(to: start)
         g.lines.append(
           LineRef(start: offset, count: line.bytes.count, ending: line.ending, endsWithNewline: line.endsWithNewline))
@@ -145,13 +177,14 @@ struct ParallelFilter {
         if g.gathered >= 1 << 20 { dispatch() }
         return !out.closed && StopSignal.requested == nil
       },
-      beforeRead: {
+      beforeRead: { writeOutNow in
         dispatch()
-        // About to wait for input (a pipe with nothing in it): everything decided so far is
-        // written first, so a slow stream is not held back behind the next read.
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        if poll(&p, 1, 0) == 0 {
+        // About to wait for input (a pipe with nothing in it), or to grow the buffer:
+        // everything decided so far is written first, so a slow stream is not held back
+        // behind the next read.
+        if writeOutNow {
           while !inFlight.isEmpty { writeOut(inFlight.removeFirst()) }
+          for output in outputs { output.flush() }
         } else {
           drainFinished()
         }
@@ -176,16 +209,30 @@ struct ParallelFilter {
   }
 
   /// Decides every line of a chunk into its output, as ``FilterRun`` does for one line.
-  static func decide(_ chunk: Chunk, pool: EvaluatorPool, mode: Mode, records: DecisionRecords) {
+  static func decide(_ chunk: Chunk, pool: EvaluatorPool, mode: Mode, records: DecisionRecords, maxLineBytes: Int) {
     let evaluator = pool.take()
     defer { pool.give(evaluator) }
     let output = chunk.output
     output.bytes.reserveCapacity(mode.decisions ? chunk.lines.count * 40 : chunk.bytes.count / 2)
     var counts = FilterCounts()
+    func error(_ number: Int, _ message: String, _ offset: Int?) {
+      if mode.decisions {
+        var record = records.errorRecord(number, message: message, offset: offset)
+        record.withUTF8 { output.write(bytes: $0) }
+        output.write("\n" as StaticString)
+      }
+      chunk.errors.append(PendingError(number: number, message: message, offset: offset))
+    }
     chunk.bytes.withUnsafeBufferPointer { all in
       for (k, ref) in chunk.lines.enumerated() {
         let number = chunk.firstNumber + k
         counts.lines += 1
+        if ref.isTooLong {
+          counts.errors += 1
+          let message = LineReader.LongLine(number: number, limit: maxLineBytes).message
+          error(number, message, nil)
+          continue
+        }
         counts.bytes += ref.count + ref.ending
         let bytes = UnsafeBufferPointer(rebasing: all[ref.start..<(ref.start + ref.count)])
         switch evaluator.decide(bytes, readable: all.count - ref.start) {
@@ -205,12 +252,7 @@ struct ParallelFilter {
           }
         case .error(let message, let offset):
           counts.errors += 1
-          if mode.decisions {
-            var record = records.errorRecord(number, message: message, offset: offset)
-            record.withUTF8 { output.write(bytes: $0) }
-            output.write("\n" as StaticString)
-          }
-          chunk.errors.append(PendingError(number: number, message: message, offset: offset))
+          error(number, message, offset)
         }
       }
     }

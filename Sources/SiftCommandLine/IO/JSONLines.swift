@@ -16,6 +16,15 @@ struct JSONLinesRequest {
     var record: String
   }
 
+  /// The error record for a line over `--max-line-bytes`: stage "input", as for any line
+  /// that is not a request, at the first byte past the limit (the id was not read).
+  static func tooLongRecord(_ long: LineReader.LongLine) -> String {
+    var record = JSONRecord()
+    record.add("id", .null)
+    record.addError(stage: "input", message: long.message, offset: long.limit)
+    return record.text
+  }
+
   static func read(_ line: UnsafeBufferPointer<UInt8>) -> Result<JSONLinesRequest, Failure> {
     func failure(_ id: SiftValue, _ idText: String?, _ message: String, _ offset: Int)
       -> Result<JSONLinesRequest, Failure>
@@ -96,14 +105,20 @@ struct JSONRecord {
 }
 
 /// The arguments `explain`, `format` and `check` share: `--help`, `--args JSON_ARRAY`, `--`
-/// and one positional argument (a predicate or a file), read in order.
+/// and one positional argument (a predicate or a file), read in order; and
+/// `--max-line-bytes N` for the commands that read lines.
 struct SimpleArguments {
   var wantsHelp = false
   var argsJSON: [UInt8]?
   var positional: CommandLineArgument?
+  /// `--max-line-bytes N`, when given.
+  var maxLineBytes: Int?
 
   /// Reads `arguments`; `tooMany` is the message for a second positional argument.
-  init(_ arguments: [CommandLineArgument], command: String, tooMany: String) throws(UsageError) {
+  /// `readsLines` accepts `--max-line-bytes`.
+  init(_ arguments: [CommandLineArgument], command: String, tooMany: String, readsLines: Bool = false)
+    throws(UsageError)
+  {
     var rest = arguments[...]
     var onlyOperands = false
     func operand(_ raw: CommandLineArgument) throws(UsageError) {
@@ -122,6 +137,8 @@ struct SimpleArguments {
       case "--args":
         guard let value = rest.popFirst() else { throw UsageError(message: "--args needs a JSON array") }
         argsJSON = value.bytes
+      case "--max-line-bytes" where readsLines:
+        maxLineBytes = try CLIArguments.maxLineBytes(rest.popFirst())
       case "--":
         // What follows is the operand even when it looks like an option (`-1 < x`).
         onlyOperands = true
@@ -134,6 +151,17 @@ struct SimpleArguments {
 }
 
 enum CLIArguments {
+  /// `--max-line-bytes N`: a number of bytes from 1 to ``LineReader/largestMaxLineBytes``.
+  static func maxLineBytes(_ value: CommandLineArgument?) throws(UsageError) -> Int {
+    guard let value else { throw UsageError(message: "--max-line-bytes needs a number of bytes") }
+    guard let n = Int(value.text), (1...LineReader.largestMaxLineBytes).contains(n) else {
+      throw UsageError(
+        message: "--max-line-bytes takes a number of bytes from 1 to \(LineReader.largestMaxLineBytes) "
+          + "(got '\(value.text)')")
+    }
+    return n
+  }
+
   /// `--args '[1, "a"]'`.
   static func parseArray(_ json: [UInt8]?) throws(UsageError) -> [SiftValue] {
     guard let json else { return [] }
@@ -163,11 +191,18 @@ enum CLIArguments {
 
 /// The JSON Lines loop shared by `sift parse --jsonl` and `sift cases`: one answer line
 /// per input line, in order, until the input ends or the reader of the output goes away.
+/// Each answer is written out before a read that would wait, so a caller that sends one
+/// request and waits for its answer gets it.
 enum JSONLinesStream {
-  static func answerEachLine(command: String, _ answer: (UnsafeBufferPointer<UInt8>) -> String) -> ExitCode {
-    var reader = LineReader(fd: 0)
-    let ok = reader.forEachLine { line, _ in
-      Console.out.writeLine(answer(line))
+  static func answerEachLine(
+    command: String, maxLineBytes: Int, _ answer: (UnsafeBufferPointer<UInt8>) -> String
+  ) -> ExitCode {
+    var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
+    let ok = reader.forEachItem(writingOut: [Console.out]) { item in
+      switch item {
+      case .line(let line): Console.out.writeLine(answer(line.bytes))
+      case .tooLong(let long): Console.out.writeLine(JSONLinesRequest.tooLongRecord(long))
+      }
       return !Console.out.closed
     }
     Console.out.flush()

@@ -42,6 +42,8 @@ package enum FuzzSeeds {
         return [UInt8([0, 1, 2, 4, 8][index % 5])] + c.format + [0] + c.args + [0]
           + Array(objects.joined(separator: [0x0A]))
       }
+    case .apns:
+      return FocusFuzzing.seeds
     case .jsonLines:
       // Conformance files are JSON Lines of `sift cases` requests already; each seed
       // takes a few lines, with one shape byte in front.

@@ -14,6 +14,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `sift filter`'s fast path (simdjson, only the keys the predicate reads) decides each
   /// line as the library does on Sift's own JSON value of it.
   case filter
+  /// APNs payloads through SiftFocus's reader into the decision path: no trap, badges
+  /// bounded, the decision table deciding as the Focus policy and the filters do.
+  case apns
   /// The C interface (include/sift.h): every entry point on the input's pieces; bulk and
   /// single decisions agree, errors are readable, every handle is freed once.
   case abi
@@ -28,6 +31,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .differential: EvaluateFuzzing.differential(bytes)
     case .jsonLines: JSONLinesFuzzing.cases(bytes)
     case .filter: JSONLinesFuzzing.filter(bytes)
+    case .apns: FocusFuzzing.apns(bytes)
     case .abi: ABIFuzzing.abi(bytes)
     }
   }
