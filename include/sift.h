@@ -254,7 +254,9 @@ int sift_lines_free(sift_lines *lines);
 
 /* Many predicates under ids, matched against one document at a time through an index
  * (SiftPredicateSet): the ids of exactly the predicates that match, in the order the ids
- * were first inserted. A predicate whose evaluation fails does not match. */
+ * were first inserted. A predicate whose evaluation fails does not match. Documents are
+ * read with simdjson as `sift route` reads them (each thread matching at once gets its own
+ * parser, kept until the set is freed). */
 int sift_set_create(int id_type, sift_set **out);
 int sift_set_free(sift_set *set);
 
@@ -263,6 +265,20 @@ int sift_set_free(sift_set *set);
  * evaluates documents without either), or an id of the other type. */
 int sift_set_insert(sift_set *set, uint64_t id, const sift_predicate *predicate);
 int sift_set_insert_bytes(sift_set *set, const void *id, size_t id_length, const sift_predicate *predicate);
+
+/* Parses `format` with `args_json` (as sift_predicate_compile does; flags
+ * SIFT_COMPILE_TAGGED_VALUES and SIFT_COMPILE_AND_BINDS_TIGHTER) and adds it under id without
+ * compiling it alone and without a predicate handle: a predicate whose shape the set already
+ * holds (the same text but for its constants) is kept as its constants, so loading many rules
+ * from text costs far less time and memory than compiling each. Errors as
+ * sift_predicate_compile's (SIFT_E_SYNTAX with offset and rendered diagnostic, SIFT_E_UTF8,
+ * SIFT_E_JSON), and SIFT_E_ARGUMENT for SIFT_COMPILE_APNS, unknown flags or an id of the
+ * other type; on failure the set is unchanged. */
+int sift_set_insert_format(sift_set *set, uint64_t id, const char *format, size_t format_len, const char *args_json,
+                           size_t args_len, uint32_t flags, sift_error **error);
+int sift_set_insert_format_bytes(sift_set *set, const void *id, size_t id_length, const char *format,
+                                 size_t format_len, const char *args_json, size_t args_len, uint32_t flags,
+                                 sift_error **error);
 
 /* Adds count predicates under the number ids ids[0..count) as one update (SIFT_ID_NUMBER
  * sets): a concurrent match sees all of them or none, and the index is reorganised once, so

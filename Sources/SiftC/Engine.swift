@@ -82,18 +82,8 @@ final class CompiledPredicate: Sendable {
     format: UnsafeRawBufferPointer, arguments: UnsafeRawBufferPointer?, variables: UnsafeRawBufferPointer?,
     flags: CompileFlags
   ) throws(Failure) -> CompiledPredicate {
-    let formatBytes = Array(format.uint8)
-    if let bad = UTF8Check.firstInvalidByte(format) {
-      throw Failure(.utf8, "the predicate is not valid UTF-8 (byte \(bad))", offset: bad)
-    }
+    let (syntax, text) = try parse(format: format, arguments: arguments, flags: flags)
     let tagged = flags.contains(.taggedValues)
-    var args: [SiftValue] = []
-    if let arguments {
-      guard case .array(let values) = try json(arguments, what: "the arguments", tagged: tagged) else {
-        throw Failure(.json, "the arguments must be a JSON array")
-      }
-      args = values
-    }
     var vars: [String: SiftValue] = [:]
     if let variables {
       // The object itself names the variables; only its values are tagged.
@@ -105,14 +95,36 @@ final class CompiledPredicate: Sendable {
         for (name, value) in values { vars[name] = try TaggedValues.untag(value, what: "the variables") }
       }
     }
-    let text = String(decoding: formatBytes, as: UTF8.self)
+    do throws(PredicateSyntaxError) {
+      let plain = try SiftPredicate(syntax: syntax, format: text, options: CompileOptions())
+      return CompiledPredicate(
+        syntax: syntax, format: text, apns: flags.contains(.apns), variables: vars, predicate: plain)
+    } catch {
+      throw Failure(.syntax, error.error.message, offset: error.error.range.start, render: { error.description })
+    }
+  }
+
+  /// Parses `format` with its JSON `arguments` (nil: none) into a tree, and its text.
+  static func parse(format: UnsafeRawBufferPointer, arguments: UnsafeRawBufferPointer?, flags: CompileFlags)
+    throws(Failure) -> (PredicateSyntax, String)
+  {
+    let formatBytes = Array(format.uint8)
+    if let bad = UTF8Check.firstInvalidByte(format) {
+      throw Failure(.utf8, "the predicate is not valid UTF-8 (byte \(bad))", offset: bad)
+    }
+    var args: [SiftValue] = []
+    if let arguments {
+      guard case .array(let values) = try json(arguments, what: "the arguments", tagged: flags.contains(.taggedValues))
+      else {
+        throw Failure(.json, "the arguments must be a JSON array")
+      }
+      args = values
+    }
     let options = ParseOptions(
       compoundPrecedence: flags.contains(.andBindsTighter) ? .andBindsTighter : .orBindsTighter)
     do throws(PredicateSyntaxError) {
       let syntax = try PredicateSyntax(parsingUTF8: formatBytes, arguments: args, options: options)
-      let plain = try SiftPredicate(syntax: syntax, format: text, options: CompileOptions())
-      return CompiledPredicate(
-        syntax: syntax, format: text, apns: flags.contains(.apns), variables: vars, predicate: plain)
+      return (syntax, String(decoding: formatBytes, as: UTF8.self))
     } catch {
       throw Failure(.syntax, error.error.message, offset: error.error.range.start, render: { error.description })
     }
@@ -251,7 +263,7 @@ final class Decider: @unchecked Sendable {
   // from under a lock and takes it back after the call.
   private let evaluator: LineEvaluator?
   private let failure: String?
-  private var scratch: UnsafeMutableRawBufferPointer
+  private var scratch = PaddedCopy()
 
   init(_ predicate: CompiledPredicate) {
     do throws(PredicateSyntaxError) {
@@ -263,10 +275,7 @@ final class Decider: @unchecked Sendable {
       evaluator = nil
       failure = error.error.message
     }
-    scratch = .allocate(byteCount: 4096, alignment: 64)
   }
-
-  deinit { scratch.deallocate() }
 
   /// Decides `bytes`; `readable` is how many bytes may be read from its start (nil: only
   /// its own, so it is copied into padded memory first).
@@ -277,16 +286,8 @@ final class Decider: @unchecked Sendable {
       return evaluator.decide(
         UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count), readable: readable)
     }
-    if scratch.count < bytes.count + padding {
-      scratch.deallocate()
-      scratch = .allocate(byteCount: bytes.count + padding, alignment: 64)
-    }
-    if bytes.count > 0, let source = bytes.baseAddress {
-      scratch.baseAddress!.copyMemory(from: source, byteCount: bytes.count)
-    }
-    return evaluator.decide(
-      UnsafeBufferPointer(start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count),
-      readable: scratch.count)
+    let (copy, readable) = scratch.copy(bytes)
+    return evaluator.decide(copy, readable: readable)
   }
 }
 
@@ -304,6 +305,9 @@ final class PredicateSetObject: Sendable {
   }
 
   let storage: Storage
+  /// Idle matchers (SetJSONMatcher, as `sift route` matches): one per thread that matched
+  /// concurrently, each with its own simdjson parser, made at the first match.
+  private let idle = Mutex<[SetMatcher]>([])
 
   init(bytes: Bool) { storage = bytes ? .bytes(SiftPredicateSet()) : .numbers(SiftPredicateSet()) }
 
@@ -318,6 +322,32 @@ final class PredicateSetObject: Sendable {
 
   func insert(_ predicate: CompiledPredicate, bytes: [UInt8]) {
     if case .bytes(let set) = storage { set.insert(predicate.predicate, id: bytes) }
+  }
+
+  /// Parses `format` and adds it under the id without compiling it alone: a predicate of a
+  /// shape the set already holds is kept as its constants (`insert(syntax:format:id:)`).
+  func insert(format: UnsafeRawBufferPointer, arguments: UnsafeRawBufferPointer?, flags: CompileFlags, id: ID)
+    throws(Failure)
+  {
+    let (syntax, text) = try CompiledPredicate.parse(format: format, arguments: arguments, flags: flags)
+    let outcome: Result<Void, PredicateSyntaxError>
+    switch (storage, id) {
+    case (.numbers(let set), .number(let number)):
+      outcome = Result { () throws(PredicateSyntaxError) in try set.insert(syntax: syntax, format: text, id: number) }
+    case (.bytes(let set), .bytes(let bytes)):
+      outcome = Result { () throws(PredicateSyntaxError) in try set.insert(syntax: syntax, format: text, id: bytes) }
+    case (.numbers, .bytes): throw Failure(.argument, "the set has number ids")
+    case (.bytes, .number): throw Failure(.argument, "the set has byte ids")
+    }
+    if case .failure(let error) = outcome {
+      throw Failure(.syntax, error.error.message, offset: error.error.range.start, render: { error.description })
+    }
+  }
+
+  /// An id of either type.
+  enum ID {
+    case number(UInt64)
+    case bytes([UInt8])
   }
 
   /// Adds every pair as one update (`insert(contentsOf:)`): a concurrent match sees all of
@@ -345,18 +375,74 @@ final class PredicateSetObject: Sendable {
     }
   }
 
-  /// The ids whose predicates match the JSON document (read whole, with Sift's reader).
+  /// The ids whose predicates match the JSON document, read on simdjson's DOM as `sift
+  /// route` reads it (SetJSONMatcher); Sift's own reader words a JSON error.
   func match(_ document: UnsafeRawBufferPointer) throws(Failure) -> IDs {
-    let value: SiftValue
-    do throws(JSONError) {
-      value = try SiftValue(json: document.uint8, maxDepth: LineEvaluatorLimits.maxDepth)
-    } catch {
-      throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
-    }
+    let matcher = idle.withLock { $0.popLast() } ?? SetMatcher(storage)
+    defer { idle.withLock { $0.append(matcher) } }
+    return try matcher.match(document)
+  }
+}
+
+/// One SetJSONMatcher of a set (it parses with its own simdjson parser, so one thread at a
+/// time) and the padded copy a caller's document is matched in.
+final class SetMatcher: @unchecked Sendable {
+  // @unchecked: used by one thread at a time; PredicateSetObject hands it out from under a
+  // lock and takes it back after the call.
+  private enum Matcher {
+    case numbers(SetJSONMatcher<UInt64>)
+    case bytes(SetJSONMatcher<[UInt8]>)
+  }
+
+  private let matcher: Matcher
+  private var scratch: PaddedCopy
+
+  init(_ storage: PredicateSetObject.Storage) {
     switch storage {
-    case .numbers(let set): return .numbers(set.matches(value))
-    case .bytes(let set): return .bytes(set.matches(value))
+    case .numbers(let set): matcher = .numbers(SetJSONMatcher(set))
+    case .bytes(let set): matcher = .bytes(SetJSONMatcher(set))
     }
+    scratch = PaddedCopy()
+  }
+
+  func match(_ document: UnsafeRawBufferPointer) throws(Failure) -> PredicateSetObject.IDs {
+    let (bytes, readable) = scratch.copy(document)
+    switch matcher {
+    case .numbers(let m):
+      switch m.matches(bytes, readable: readable) {
+      case .matched(let ids): return .numbers(ids)
+      case .invalid(let error): throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
+      }
+    case .bytes(let m):
+      switch m.matches(bytes, readable: readable) {
+      case .matched(let ids): return .bytes(ids)
+      case .invalid(let error): throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
+      }
+    }
+  }
+}
+
+/// A buffer that a caller's document is copied into with simdjson's padding after it (the
+/// library never reads past the caller's own bytes).
+struct PaddedCopy: ~Copyable {
+  private var storage: UnsafeMutableRawBufferPointer = .allocate(byteCount: 4096, alignment: 64)
+
+  deinit { storage.deallocate() }
+
+  /// `bytes` copied in, and how many bytes may be read from the copy's start.
+  mutating func copy(_ bytes: UnsafeRawBufferPointer) -> (UnsafeBufferPointer<UInt8>, readable: Int) {
+    let padding = Int(SIFT_JSON_PADDING)
+    if storage.count < bytes.count + padding {
+      storage.deallocate()
+      storage = .allocate(byteCount: bytes.count + padding, alignment: 64)
+    }
+    if bytes.count > 0, let source = bytes.baseAddress {
+      storage.baseAddress!.copyMemory(from: source, byteCount: bytes.count)
+    }
+    return (
+      UnsafeBufferPointer(start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+      storage.count
+    )
   }
 }
 

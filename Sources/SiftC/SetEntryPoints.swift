@@ -81,6 +81,49 @@ public func sift_set_insert_bytes(
   }
 }
 
+/// The checks of an insertion from text, then the insertion.
+private func insertFormat(
+  _ set: OpaquePointer?, _ id: PredicateSetObject.ID, _ format: UnsafePointer<CChar>?, _ formatLength: Int,
+  _ args: UnsafePointer<CChar>?, _ argsLength: Int, _ flags: UInt32
+) throws(Failure) -> Int32 {
+  let target = try Reporting.object(set, PredicateSetObject.self, "set")
+  let text = try Buffers.required(format, formatLength, what: "format")
+  let arguments = try Buffers.view(args, argsLength, what: "args_json", optional: true)
+  let known = CompileFlags(rawValue: flags)
+  guard known.isSubset(of: .all) else {
+    throw Failure(.argument, "unknown compile flags 0x\(String(flags, radix: 16))")
+  }
+  guard !known.contains(.apns) else { throw Failure(.argument, "a set cannot hold a predicate with SIFT_COMPILE_APNS") }
+  try target.insert(format: text, arguments: arguments, flags: known, id: id)
+  return Status.ok.rawValue
+}
+
+/// `sift_set_insert_format` (include/sift.h): Parses a format and adds it under a number id,
+/// without compiling it alone.
+@_cdecl("sift_set_insert_format")
+public func sift_set_insert_format(
+  _ set: OpaquePointer?, _ id: UInt64, _ format: UnsafePointer<CChar>?, _ formatLength: Int,
+  _ args: UnsafePointer<CChar>?, _ argsLength: Int, _ flags: UInt32, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+  Reporting.run(error) { () throws(Failure) -> Int32 in
+    try insertFormat(set, .number(id), format, formatLength, args, argsLength, flags)
+  }
+}
+
+/// `sift_set_insert_format_bytes` (include/sift.h): Parses a format and adds it under a
+/// byte-string id, without compiling it alone.
+@_cdecl("sift_set_insert_format_bytes")
+public func sift_set_insert_format_bytes(
+  _ set: OpaquePointer?, _ id: UnsafeRawPointer?, _ idLength: Int, _ format: UnsafePointer<CChar>?,
+  _ formatLength: Int, _ args: UnsafePointer<CChar>?, _ argsLength: Int, _ flags: UInt32,
+  _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+  Reporting.run(error) { () throws(Failure) -> Int32 in
+    let bytes = try Buffers.required(id, idLength, what: "id")
+    return try insertFormat(set, .bytes(Array(bytes.uint8)), format, formatLength, args, argsLength, flags)
+  }
+}
+
 /// `sift_set_remove` (include/sift.h): Removes a number id: 1 when it was there.
 @_cdecl("sift_set_remove")
 public func sift_set_remove(_ set: OpaquePointer?, _ id: UInt64) -> Int32 {

@@ -357,6 +357,30 @@ static void test_sets(void) {
   sift_predicate_free(b);
   EQ(sift_set_match_ids(s, doc, strlen(doc), ids, 4, &count, NULL), SIFT_OK);
   EQ(count, 1);
+  /* From text, with no handle: the same answers, the errors of compile, the set unchanged
+   * by a failure. */
+  const char *shape = "filterCriteria IN %@ AND priority >= %d";
+  const char *shape_args = "[[\"acct-2\"], 5]";
+  EQ(sift_set_insert_format(s, 50, shape, strlen(shape), shape_args, strlen(shape_args), 0, NULL), SIFT_OK);
+  const char *other_args = "[[\"acct-9\"], 1]";
+  EQ(sift_set_insert_format(s, 51, shape, strlen(shape), other_args, strlen(other_args), 0, NULL), SIFT_OK);
+  EQ(sift_set_match_ids(s, doc, strlen(doc), ids, 4, &count, NULL), SIFT_OK);
+  EQ(count, 2);
+  EQ(ids[0], 20);
+  EQ(ids[1], 50);
+  EQ(sift_set_insert_format(s, 52, "a ==", 4, NULL, 0, 0, &e), SIFT_E_SYNTAX);
+  EQ(sift_error_offset(e), 4);
+  sift_error_free(e);
+  EQ(sift_set_insert_format(s, 52, shape, strlen(shape), "[1", 2, 0, &e), SIFT_E_JSON);
+  sift_error_free(e);
+  EQ(sift_set_insert_format(s, 52, "\xff", 1, NULL, 0, 0, NULL), SIFT_E_UTF8);
+  EQ(sift_set_insert_format(s, 52, "a == 1", 6, NULL, 0, SIFT_COMPILE_APNS, NULL), SIFT_E_ARGUMENT);
+  EQ(sift_set_insert_format(s, 52, "a == 1", 6, NULL, 0, 0x100, NULL), SIFT_E_ARGUMENT);
+  EQ(sift_set_insert_format(s, 52, NULL, 6, NULL, 0, 0, NULL), SIFT_E_NULL);
+  EQ(sift_set_insert_format((sift_set *)a, 52, "a == 1", 6, NULL, 0, 0, NULL), SIFT_E_HANDLE);
+  EQ(sift_set_insert_format_bytes(s, "x", 1, "a == 1", 6, NULL, 0, 0, NULL), SIFT_E_ARGUMENT);
+  EQ(sift_set_count(s, &count), SIFT_OK);
+  EQ(count, 3);
   sift_set_free(s);
 
   sift_set *named = NULL;
@@ -369,6 +393,15 @@ static void test_sets(void) {
   size_t id_length = 0;
   EQ(sift_matches_get(m, 0, NULL, &id, &id_length), SIFT_ID_BYTES);
   CHECK(id_length == 7 && memcmp(id, "alice\0x", 7) == 0);
+  sift_matches_free(m);
+  EQ(sift_set_insert_format_bytes(named, "bob", 3, "sender BEGINSWITH[c] %@", 23, "[\"billing@\"]", 12, 0, NULL),
+     SIFT_OK);
+  EQ(sift_set_insert_format(named, 1, "a == 1", 6, NULL, 0, 0, NULL), SIFT_E_ARGUMENT);
+  EQ(sift_set_match(named, doc, strlen(doc), &m, NULL), SIFT_OK);
+  EQ(sift_matches_count(m, &count), SIFT_OK);
+  EQ(count, 2);
+  EQ(sift_matches_get(m, 1, NULL, &id, &id_length), SIFT_ID_BYTES);
+  CHECK(id_length == 3 && memcmp(id, "bob", 3) == 0);
   sift_matches_free(m);
   EQ(sift_set_remove_bytes(named, "alice\0x", 7), 1);
   sift_set_free(named);

@@ -5,7 +5,8 @@ import SiftC
 /// other, and every handle made is freed once (a second free must be refused).
 enum ABIFuzzing {
   /// Input: flags byte, predicate, 0, JSON argument array (may be empty), 0, a JSON Lines
-  /// buffer (also evaluated as one document, a string and a set's document).
+  /// buffer (also evaluated as one document, a string and a set's document, in a set holding
+  /// the predicate's handle and in one holding its text).
   static func abi(_ bytes: [UInt8]) {
     guard let flagsByte = bytes.first else { return }
     let input = parts(Array(bytes.dropFirst()), 3)
@@ -88,6 +89,26 @@ enum ABIFuzzing {
           _ = sift_set_remove(set, 7)
         }
         _ = sift_set_free(set)
+
+        // The same text inserted from text, with no handle: it goes in whenever the
+        // predicate compiled (but for APNs), and the set answers as the predicate does.
+        var textSet: OpaquePointer? = nil
+        _ = sift_set_create(0, &textSet)
+        let inserted = withC(format) { f, fn in
+          withC(args) { a, an in sift_set_insert_format(textSet, 8, f, fn, a, an, flags, &e) }
+        }
+        if inserted < 0 { check(e, status: inserted) }
+        if (inserted == 0) == (flags & 0x1 != 0) { violated("text goes into a set as its predicate", "\(inserted)") }
+        if inserted == 0 {
+          var ids = [UInt64](repeating: 0, count: 2)
+          var found = 0
+          let m = sift_set_match_ids(textSet, base, textCount, &ids, 2, &found, &e)
+          if m < 0 { check(e, status: m) }
+          if m == 0 && (found == 1) != (one == 1) {
+            violated("a set from text matches as the predicate", "\(found) \(one)")
+          }
+        }
+        _ = sift_set_free(textSet)
       }
     }
     var length = 0
