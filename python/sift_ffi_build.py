@@ -70,6 +70,11 @@ int sift_lines_free(sift_lines *lines);
 int sift_set_create(int id_type, sift_set **out);
 int sift_set_free(sift_set *set);
 int sift_set_insert(sift_set *set, uint64_t id, const sift_predicate *predicate);
+int sift_set_insert_format(sift_set *set, uint64_t id, const char *format, size_t format_len, const char *args_json,
+                           size_t args_len, uint32_t flags, sift_error **error);
+int sift_set_insert_format_bytes(sift_set *set, const void *id, size_t id_length, const char *format,
+                                 size_t format_len, const char *args_json, size_t args_len, uint32_t flags,
+                                 sift_error **error);
 int sift_set_insert_many(sift_set *set, const uint64_t *ids, sift_predicate *const *predicates, size_t count);
 int sift_set_insert_bytes(sift_set *set, const void *id, size_t id_length, const sift_predicate *predicate);
 int sift_set_remove(sift_set *set, uint64_t id);

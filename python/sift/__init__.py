@@ -489,18 +489,42 @@ class PredicateSet:
         self._lock = _threading.Lock()
         self._local = _threading.local()
 
-    def add(self, id, predicate):
+    def add(self, id, predicate, *args):
         """Adds `predicate` under `id`, replacing the one already under it (the id keeps its
-        place in the order of results). ValueError for a predicate compiled with
-        variables or apns=True (a set evaluates documents without either)."""
-        if not isinstance(predicate, Predicate):
-            raise TypeError("sift: add takes a sift.Predicate")
+        place in the order of results). `predicate` is a sift.Predicate, or a format string
+        with its arguments in `args`: a format is parsed and kept as its constants when the
+        set already holds its shape, never compiled alone (the fast way to load many
+        rules). sift.SyntaxError for a format that does not parse; ValueError for a
+        predicate compiled with variables or apns=True (a set evaluates documents without
+        either)."""
+        if isinstance(predicate, str):
+            text = predicate.encode("utf-8", "surrogatepass")
+            arguments = _dumps(_tag(list(args))) if args else _ffi.NULL
+        elif not isinstance(predicate, Predicate):
+            raise TypeError("sift: add takes a sift.Predicate or a format string")
+        elif args:
+            raise TypeError("sift: arguments go with a format string, not a sift.Predicate")
         with self._lock:
             number = self._numbers.get(id)
             new = number is None
             if new:
                 number = self._next
-            code = _lib.sift_set_insert(self._handle, number, predicate._handle)
+            if isinstance(predicate, str):
+                err = _ffi.new("sift_error **")
+                code = _lib.sift_set_insert_format(
+                    self._handle,
+                    number,
+                    text,
+                    len(text),
+                    arguments,
+                    0 if arguments == _ffi.NULL else len(arguments),
+                    _lib.SIFT_COMPILE_TAGGED_VALUES,
+                    err,
+                )
+                if code != 0:
+                    raise _raise_from(code, err[0])
+            else:
+                code = _lib.sift_set_insert(self._handle, number, predicate._handle)
             if code == _lib.SIFT_E_ARGUMENT:
                 raise ValueError("sift: a set cannot hold a predicate compiled with variables or apns=True")
             if code != 0:

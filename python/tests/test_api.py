@@ -111,5 +111,28 @@ def test_update_adds_many_as_one():
     assert "y" not in s and len(s) == 1002
 
 
+def test_predicate_set_from_format_strings():
+    # Rules as text go in without a Predicate each; they answer as compiled ones do.
+    s = sift.PredicateSet()
+    compiled = sift.PredicateSet()
+    for k in range(200):
+        args = (["acct-%d" % (k % 7), "acct-%d" % (k % 5)], k % 6)
+        s.add(k, "filterCriteria IN %@ AND priority >= %d", *args)
+        compiled.add(k, sift.Predicate("filterCriteria IN %@ AND priority >= %d", *args))
+    s.add("billing", "sender BEGINSWITH[c] 'billing@'")
+    compiled.add("billing", sift.Predicate("sender BEGINSWITH[c] 'billing@'"))
+    assert len(s) == 201
+    for note in [
+        {"filterCriteria": "acct-3", "priority": 4, "sender": "Billing@x"},
+        {"filterCriteria": "acct-0", "priority": 0},
+        {"filterCriteria": "acct-9", "priority": 5},
+        b'{"filterCriteria": "acct-4", "priority": 2}',
+    ]:
+        assert s.match(note) == compiled.match(note)
+    assert s.match({"filterCriteria": "acct-3", "priority": 4, "sender": "Billing@x"})
+    s.add(3, "priority >= %d", 100)  # replaced, keeps its place
+    assert 3 not in s.match({"filterCriteria": "acct-3", "priority": 5})
+
+
 def test_version():
     assert sift.__version__ == "0.1.0"

@@ -149,7 +149,12 @@ def test_a_set_refuses_what_it_cannot_hold():
     with pytest.raises(ValueError):
         s.add("a", sift.Predicate("a == $x", variables={"x": 1}))
     with pytest.raises(TypeError):
-        s.add("a", "a == 1")
+        s.add("a", 5)
+    with pytest.raises(TypeError):
+        s.add("a", sift.Predicate("a == %d", 1), 1)  # arguments go with a format only
+    with pytest.raises(sift.SyntaxError) as syntax:
+        s.add("a", "a == AND b")
+    assert syntax.value.offset == 5
     assert len(s) == 0
     with pytest.raises(sift.EvaluationError) as caught:
         s.match(b"{")
