@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "sift", targets: ["SiftCLI"]),
     .library(name: "SiftFocus", targets: ["SiftFocus"]),
     .executable(name: "ExampleChatApp", targets: ["ExampleChatApp"]),
+    .executable(name: "sift-nats", targets: ["SiftNATSTool"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -19,6 +20,14 @@ let package = Package(
     // RE2 (Debian's libre2-dev) behind a small C interface: linear-time MATCHES for
     // regular patterns.
     .target(name: "CSiftRE2", linkerSettings: [.linkedLibrary("re2")]),
+    // The NATS C client (Debian's libnats-dev 3.4): JetStream and its key-value store, for
+    // `sift serve`.
+    .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+    // A small Swift face over CNATS: connections, streams, pull consumers, buckets.
+    .target(name: "SiftNATS", dependencies: ["CNATS"]),
+    // `sift-nats`: streams, buckets, publishing and reading, for the README's walk-through
+    // and the serve benchmark (Debian has no NATS command-line client).
+    .executableTarget(name: "SiftNATSTool", dependencies: ["SiftNATS"]),
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2"]),
     // simdjson (Debian's libsimdjson-dev) behind a small C interface, for `sift filter`.
@@ -30,7 +39,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("simdjson")]
     ),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
-    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
+    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON", "SiftNATS"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift", "CSQLite", "CSiftPrefetch"]),
@@ -57,7 +66,7 @@ let package = Package(
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(
       name: "SiftTests", dependencies: ["Sift", "SiftReference"], exclude: ["Conformance/Cases", "Golden"]),
-    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
+    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift", "SiftNATS"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
   ],

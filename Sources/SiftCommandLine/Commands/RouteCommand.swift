@@ -144,67 +144,32 @@ enum RouteCommand {
         reject(long.number, long.message)
         return true
       }
-      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-        reject(number, "empty line (a rule is a JSON object)")
-        return true
-      }
-      let value: SiftValue
-      let ranges: [String: Range<Int>]
-      do throws(JSONError) {
-        (value, ranges) = try SiftValue.readWithMemberRanges(json: bytes)
+      let rule: RouteRule
+      do throws(RouteRuleError) {
+        rule = try RouteRule.read(bytes, withID: true, readsVariables: false)
       } catch {
-        reject(number, "not valid JSON: \(error.message) (at byte \(error.offset))")
+        reject(number, error.message)
         return true
       }
-      guard case .dictionary(let rule) = value else {
-        reject(number, "a rule is a JSON object with \"id\" and \"predicate\"")
-        return true
-      }
-      guard rule["id"] != nil, let idRange = ranges["id"] else {
-        reject(number, "the rule has no \"id\"")
-        return true
-      }
-      let id = Array(bytes[idRange])
-      guard case .string(let format)? = rule["predicate"] else {
-        reject(number, "the rule has no string \"predicate\"")
-        return true
-      }
-      var arguments: [SiftValue] = []
-      switch rule["args"] {
-      case nil, .null?: break
-      case .array(let values)?: arguments = values
-      default:
-        reject(number, "\"args\" must be a JSON array")
-        return true
-      }
+      let id = Array(bytes[rule.idRange!])
       if let first = seen[id] {
         reject(number, "the id \(String(decoding: id, as: UTF8.self)) is already the id of the rule on line \(first)")
         return true
       }
-      do {
-        let predicate = try SiftPredicate(format: format, arguments: arguments)
-        let check = RouteRuleCheck(predicate.syntax)
-        if check.neverMatches {
-          reject(
-            number,
-            "the predicate can never match: every evaluation that could make it true fails at \(check.summary); "
-              + RouteRuleCheck.why)
-          return true
-        }
-        if !check.references.isEmpty {
-          Console.error(
-            "sift route: \(path.display):\(number): warning: \(check.summary), always fails when evaluated "
-              + "(\(RouteRuleCheck.why)); the rule may still match where evaluation does not reach it")
-        }
-        seen[id] = number
-        entries.append((ids.count, predicate))
-        ids.append(id)
-        if entries.count == 10_000 {
-          set.insert(contentsOf: entries)
-          entries.removeAll(keepingCapacity: true)
-        }
+      let compiled: RouteRule.Compiled
+      do throws(RouteRuleError) {
+        compiled = try rule.compile(command: "sift route")
       } catch {
-        reject(number, "the predicate does not compile: \(error)")
+        reject(number, error.message)
+        return true
+      }
+      if let warning = compiled.warning { Console.error("sift route: \(path.display):\(number): \(warning)") }
+      seen[id] = number
+      entries.append((ids.count, compiled.predicate))
+      ids.append(id)
+      if entries.count == 10_000 {
+        set.insert(contentsOf: entries)
+        entries.removeAll(keepingCapacity: true)
       }
       return true
     }
@@ -252,18 +217,13 @@ enum RouteCommand {
         reject(long.number, long.message, nil)
         return !out.closed && StopSignal.requested == nil
       }
-      let value: SiftValue
-      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-        reject(line.number, "line is empty (not a JSON value)", nil)
+      let matched: [Int]
+      switch RouteDecision.decide(line.bytes, in: rules.set, noun: "line") {
+      case .matched(let ids): matched = ids
+      case .error(let message, let offset):
+        reject(line.number, message, offset)
         return !out.closed && StopSignal.requested == nil
       }
-      do throws(JSONError) {
-        value = try SiftValue(json: line.bytes)
-      } catch {
-        reject(line.number, "line is not valid JSON: \(error.message)", error.offset)
-        return !out.closed && StopSignal.requested == nil
-      }
-      let matched = rules.set.matches(value)
       if each {
         for k in matched {
           out.write("{\"id\": " as StaticString)
