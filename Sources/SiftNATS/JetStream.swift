@@ -234,7 +234,10 @@ extension NATSConnection {
       box.release()
       throw NATSError(status, "cannot subscribe to \(subject)")
     }
-    return Subscription(sub!, handler: box)
+    // The handler is released when the library says no call of it will come any more.
+    _ = natsSubscription_SetOnCompleteCB(
+      sub, { closure in Unmanaged<Handler>.fromOpaque(closure!).release() }, box.toOpaque())
+    return Subscription(sub!)
   }
 
   /// Appends `s` as a JSON string (for the few requests built here).
@@ -264,18 +267,12 @@ final class Handler: Sendable {
 /// A core NATS subscription.
 package final class Subscription: @unchecked Sendable {
   let raw: OpaquePointer
-  private let handler: Unmanaged<Handler>?
 
-  init(_ raw: OpaquePointer, handler: Unmanaged<Handler>? = nil) {
-    self.raw = raw
-    self.handler = handler
-  }
+  init(_ raw: OpaquePointer) { self.raw = raw }
 
   deinit {
     _ = natsSubscription_Unsubscribe(raw)
     natsSubscription_Destroy(raw)
-    // The library calls no handler after the subscription is destroyed.
-    handler?.release()
   }
 
   /// The next message, or nil after `timeoutMs` without one.

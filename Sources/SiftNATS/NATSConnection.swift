@@ -174,7 +174,11 @@ package final class NATSConnection: @unchecked Sendable {
     jsCtx_Destroy(jetStream)
     natsConnection_Close(raw)
     natsConnection_Destroy(raw)
-    callbacks.release()
+    // Not released: the library calls the closed callback (and may still deliver a
+    // publish acknowledgement) on its own threads after Close returns, and nothing tells
+    // when the last call is over. One small object per connection is the price of never
+    // calling into freed memory.
+    _ = callbacks
   }
 
   /// Closes the connection now (what is buffered is sent first when the server is there).

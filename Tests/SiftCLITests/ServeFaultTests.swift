@@ -30,13 +30,15 @@ struct ServeFaultTests {
     let done = DispatchSemaphore(value: 0)
     let failures = PublishFailures()
     Thread.detachNewThread {
-      for line in lines {
+      for (n, line) in lines.enumerated() {
         var attempt = 0
         // A publish refused during the fault (no leader yet, server away) is retried: the
         // test is about the worker, and a publisher of its own would do the same.
         while true {
           do {
-            try publisher.publishSync(OutgoingMessage(subject: "in.notify", data: Array(line.utf8)))
+            // With an id, so that a retry of a publish the stream did store is dropped.
+            try publisher.publishSync(
+              OutgoingMessage(subject: "in.notify", data: Array(line.utf8), headers: [("Nats-Msg-Id", "line-\(n)")]))
             break
           } catch {
             attempt += 1

@@ -27,7 +27,9 @@ struct ServeInputTests {
     for (n, routeRecord) in route.enumerated() {
       let seq = n + 1
       if let routeError = routeRecord["error"] as? [String: Any] {
-        let record = stored.first { $0.subject == fixture.prefix + ".errors" && ServeSupport.json($0)["seq"] as? Int == seq }
+        let record = stored.first {
+          $0.subject == fixture.prefix + ".errors" && ServeSupport.json($0)["seq"] as? Int == seq
+        }
         let error = record.map { ServeSupport.json($0)["error"] as? [String: Any] ?? [:] } ?? [:]
         let routeMessage = (routeError["message"] as? String ?? "").replacingOccurrences(of: "line ", with: "message ")
         #expect(error["message"] as? String == routeMessage, "seq \(seq)")
@@ -38,7 +40,8 @@ struct ServeInputTests {
         #expect(record.map { ServeSupport.json($0)["ids"] as? [String] } == ["all"], "seq \(seq)")
       }
     }
-    #expect(stored.filter { $0.subject == fixture.prefix + ".errors" }.count == route.filter { $0["error"] != nil }.count)
+    #expect(
+      stored.filter { $0.subject == fixture.prefix + ".errors" }.count == route.filter { $0["error"] != nil }.count)
   }
 
   /// A message over sift route's line limit (16 MiB) is an error record, as the line is; an

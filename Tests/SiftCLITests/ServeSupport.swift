@@ -183,7 +183,13 @@ enum ServeSupport {
       for server in servers {
         ServeSupport.wait(30, "JetStream on \(server.url)") {
           guard let c = try? NATSConnection(NATSConnection.Options(url: server.url)) else { return false }
-          return (try? c.streamMessageCount("none-such")) != nil
+          // An answer, even "no such stream", says JetStream has a leader.
+          do {
+            _ = try c.streamMessageCount("none-such")
+            return true
+          } catch {
+            return false
+          }
         }
       }
     }
