@@ -56,6 +56,8 @@ let package = Package(
       dependencies: ["Sift", "SiftFocus", "SiftCommandLine", "CPCRE2", "MallocCounter"],
       path: "Benchmarks/SiftBenchmarks"
     ),
+    // The measuring half of Benchmarks/serve.sh (sift serve end to end, on a real server).
+    .executableTarget(name: "ServeBench", dependencies: ["SiftNATS"], path: "Benchmarks/ServeBench"),
     // The tree-walking reference evaluator: the oracle of the differential tests and fuzzing.
     .target(name: "SiftReference", dependencies: ["Sift"], path: "Tests/SiftReference"),
     // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
