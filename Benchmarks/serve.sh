@@ -62,15 +62,7 @@ start_server() {
   "$BIN/sift-nats" --nats "$URL" kv add rules
 }
 stop_server() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; }
-load_rules() {
-  python3 - "$URL" "$1" "$BIN/sift-nats" <<'PY'
-import subprocess, sys
-url, path, tool = sys.argv[1:]
-for line in open(path):
-    key, value = line.rstrip("\n").split("\t", 1)
-    subprocess.run([tool, "--nats", url, "kv", "put", "rules", key, value], check=True, stdout=subprocess.DEVNULL)
-PY
-}
+load_rules() { "$BIN/sift-nats" --nats "$URL" kv load rules < "$1"; }
 start_workers() {  # COUNT
   for i in $(seq "$1"); do
     "$SIFT" serve --nats "$URL" --rules-bucket rules --stream IN --consumer workers 2> "$WORK/worker-$i.log" &

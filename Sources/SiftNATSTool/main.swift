@@ -12,6 +12,7 @@ import SiftNATS
 //   sift-nats [--nats URL] kv add BUCKET [--replicas N]
 //   sift-nats [--nats URL] kv put BUCKET KEY VALUE
 //   sift-nats [--nats URL] kv del BUCKET KEY
+//   sift-nats [--nats URL] kv load BUCKET         (KEY<TAB>VALUE lines of standard input)
 //   sift-nats [--nats URL] pub SUBJECT            (each line of standard input, to JetStream)
 //   sift-nats [--nats URL] sub SUBJECT [COUNT]    (print payloads of core NATS messages)
 //   sift-nats [--nats URL] req SUBJECT [REPLIES]  (print the replies to an empty request)
@@ -22,6 +23,7 @@ let usage = """
          sift-nats [--nats URL] kv add BUCKET [--replicas N]
          sift-nats [--nats URL] kv put BUCKET KEY VALUE
          sift-nats [--nats URL] kv del BUCKET KEY
+         sift-nats [--nats URL] kv load BUCKET        KEY<TAB>VALUE lines of stdin, each put
          sift-nats [--nats URL] pub SUBJECT           each line of stdin, stored in JetStream
          sift-nats [--nats URL] sub SUBJECT [COUNT]   payloads of messages on SUBJECT
          sift-nats [--nats URL] req SUBJECT [REPLIES] replies to an empty request (1 s)
@@ -68,6 +70,12 @@ do throws(NATSError) {
     print(try connection.bucket(arguments[2]).put(arguments[3], Array(arguments[4].utf8)))
   case ("kv", "del") where arguments.count == 4:
     try connection.bucket(arguments[2]).delete(arguments[3])
+  case ("kv", "load") where arguments.count == 3:
+    let bucket = try connection.bucket(arguments[2])
+    while let line = readLine(strippingNewline: true) {
+      guard let tab = line.firstIndex(of: "\t") else { fail("a line without a tab: \(line.prefix(80))") }
+      try bucket.put(String(line[..<tab]), Array(line[line.index(after: tab)...].utf8))
+    }
   case ("pub", _) where arguments.count == 2:
     while let line = readLine(strippingNewline: true) {
       try connection.publishSync(OutgoingMessage(subject: arguments[1], data: Array(line.utf8)))
