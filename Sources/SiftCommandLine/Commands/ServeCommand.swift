@@ -75,7 +75,10 @@ enum ServeCommand {
       switch event {
       case .disconnected:
         counters.connected.store(false, ordering: .relaxed)
-        log.report("disconnected from the server; reconnecting")
+        // Closing at the end disconnects too; that is not news.
+        if worker.value?.stopping.load(ordering: .relaxed) != true {
+          log.report("disconnected from the server; reconnecting")
+        }
       case .reconnected(let url):
         counters.connected.store(true, ordering: .relaxed)
         log.report("reconnected to \(url)")
