@@ -72,9 +72,11 @@ start_workers() {  # COUNT
     for _ in $(seq 2400); do grep -q "routing" "$WORK/worker-$i.log" && break; sleep 0.05; done
   done
 }
-stop_workers() {
-  for i in $(seq "$1"); do kill "${PIDS[-$i]}" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+stop_workers() {  # COUNT: the last COUNT processes started, SIGTERM then wait for each
+  local stopping=()
+  for i in $(seq "$1"); do stopping+=("${PIDS[-$i]}"); done
+  for p in "${stopping[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${stopping[@]}"; do wait "$p" 2>/dev/null || true; done
 }
 echo "| measure | rules | workers | result |"
 echo "| --- | ---: | ---: | --- |"

@@ -62,6 +62,10 @@ do throws(NATSError) {
     if !left.isEmpty { fatalError("\(left.count) publishes unanswered") }
   case "rate":
     let connection = try NATSConnection(NATSConnection.Options(url: url))
+    // The readers may not have made it yet.
+    if try !connection.consumerExists(stream: args[3], name: args[4]) {
+      try connection.addPullConsumer(stream: args[3], ConsumerConfig(durable: args[4]))
+    }
     let total = Double(args[5])!
     var start: Double?
     while true {
@@ -126,7 +130,8 @@ do throws(NATSError) {
       let due = start + Double(n) / rate
       while now() < due { usleep(50) }
       sent[n + 1] = now()
-      try connection.publishAsync(OutgoingMessage(subject: "in.bench", data: line, headers: [("Nats-Msg-Id", "t\(start)-\(n)")]))
+      try connection.publishAsync(
+        OutgoingMessage(subject: "in.bench", data: line, headers: [("Nats-Msg-Id", "t\(start)-\(n)")]))
     }
     _ = connection.waitForPublishes(timeoutMs: 60_000)
     let published = now() - start
@@ -135,7 +140,8 @@ do throws(NATSError) {
     let sorted = samples.withLock { $0 }.sorted()
     print(
       "published \(input.count) at \(Int(Double(input.count) / published))/s; \(sorted.count) records; "
-        + "p50 \(ms(percentile(sorted, 0.5))) ms, p99 \(ms(percentile(sorted, 0.99))) ms, max \(ms(sorted.last ?? .nan)) ms")
+        + "p50 \(ms(percentile(sorted, 0.5))) ms, p99 \(ms(percentile(sorted, 0.99))) ms, max \(ms(sorted.last ?? .nan)) ms"
+    )
   case "rule-latency":
     let connection = try NATSConnection(NATSConnection.Options(url: url))
     let bucket = try connection.bucket(args[3])
@@ -168,7 +174,9 @@ do throws(NATSError) {
     }
     try bucket.delete("probe")
     let sorted = times.sorted()
-    print("rule put -> in force on \(workers) workers: p50 \(ms(percentile(sorted, 0.5))) ms, max \(ms(sorted.last!)) ms (20 puts, ping round trip included)")
+    print(
+      "rule put -> in force on \(workers) workers: p50 \(ms(percentile(sorted, 0.5))) ms, max \(ms(sorted.last!)) ms (20 puts, ping round trip included)"
+    )
   default:
     fatalError("unknown mode \(args[1])")
   }

@@ -72,6 +72,7 @@ struct ServeFaultTests {
   /// duplicates.
   @Test func killNineOfAWorkerLosesAndDuplicatesNothing() throws {
     let server = try ServeSupport.Server("kill")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     try routeThrough(fixture, workers: 2) { _, workers in workers[0].kill9() }
@@ -81,6 +82,7 @@ struct ServeFaultTests {
   /// workers reconnect, and the stream, consumer and bucket are still there.
   @Test func serverRestartIsSurvived() throws {
     let server = try ServeSupport.Server("restart")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     try routeThrough(fixture, workers: 2) { _, workers in
@@ -95,6 +97,7 @@ struct ServeFaultTests {
   /// A three-node cluster, everything with three replicas: one node killed mid-stream.
   @Test func lossOfOneClusterNodeIsSurvived() throws {
     let cluster = try ServeSupport.Cluster("nodes")
+    defer { cluster.killAll() }
     try cluster.start()
     let fixture = try ServeFixture(url: cluster.url, replicas: 3)
     try routeThrough(fixture, workers: 2) { _, _ in
@@ -107,6 +110,7 @@ struct ServeFaultTests {
   /// after it routes the rest, and nothing is lost or repeated.
   @Test func sigtermDrainsAndExitsZero() throws {
     let server = try ServeSupport.Server("drain")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     try routeThrough(fixture, workers: 1) { fixture, workers in

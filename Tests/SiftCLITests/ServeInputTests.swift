@@ -14,6 +14,7 @@ struct ServeInputTests {
   /// `sift route` gives the same line, and the stream goes on.
   @Test func invalidMessagesAreReportedAsRouteReportsThem() throws {
     let server = try ServeSupport.Server("invalid")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     let rule = ServeFixture.Rule(id: "all", value: "{\"predicate\": \"TRUEPREDICATE\"}")
@@ -52,6 +53,7 @@ struct ServeInputTests {
     let limit = 16 << 20
     let maxPayload = limit + 16
     let server = try ServeSupport.Server("oversized", extraConfig: "max_payload: \(maxPayload)")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     try fixture.putRules([ServeFixture.Rule(id: "big", value: "{\"predicate\": \"n > 0\"}")])
@@ -83,6 +85,7 @@ struct ServeInputTests {
   /// later is reported too and replaces (drops) the key's earlier rule.
   @Test func aRulesBucketHoldingGarbage() throws {
     let server = try ServeSupport.Server("garbage")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     let bad: [(String, String, String)] = [
@@ -135,6 +138,7 @@ struct ServeInputTests {
   /// revision, on both workers, for a run of changes to the same keys.
   @Test func rulePutsAndDeletesTakeEffectInOrder() throws {
     let server = try ServeSupport.Server("order")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     try fixture.startWorker()
@@ -184,6 +188,43 @@ struct ServeInputTests {
     #expect(answers == expected)
   }
 
+  /// An output JetStream keeps refusing (here: over the output stream's max_msg_size) is
+  /// delivered again with a growing delay, then after `--max-deliver` deliveries the
+  /// message is terminated and reported on PREFIX.errors; the worker goes on.
+  @Test func aMessageThatKeepsFailingIsTerminatedAfterMaxDeliver() throws {
+    let server = try ServeSupport.Server("maxdeliver")
+    defer { server.kill9() }
+    try server.start()
+    let connection = try NATSConnection(NATSConnection.Options(url: server.url))
+    try connection.addStream(StreamConfig(name: "IN", subjects: ["in.>"]))
+    var routed = StreamConfig(name: "OUT", subjects: ["sift.routed"])
+    routed.maxMessageBytes = 64
+    try connection.addStream(routed)
+    try connection.addStream(StreamConfig(name: "ERR", subjects: ["sift.routed.errors"]))
+    let bucket = try connection.createBucket("rules")
+    for i in 0..<10 { try bucket.put("rule-with-a-long-id-\(i)", Array("{\"predicate\": \"k == 1\"}".utf8)) }
+    try bucket.put("short", Array("{\"predicate\": \"k == 2\"}".utf8))
+    let directory = ServeSupport.temporaryDirectory("maxdeliver")
+    let worker = try ServeSupport.startWorker(
+      ["--nats", server.url, "--rules-bucket", "rules", "--stream", "IN", "--consumer", "w", "--max-deliver", "3"],
+      log: directory.appendingPathComponent("worker.log"))
+    defer { worker.kill9() }
+    // The first record is 10 long ids (over 64 bytes); the second is small.
+    try ServeSupport.publishLines(connection, subject: "in.x", ["{\"k\": 1}", "{\"k\": 2}"])
+    let errors = try ServeSupport.storedMessages(connection, stream: "ERR", count: 1)
+    let record = errors.map { ServeSupport.json($0) }.first ?? [:]
+    #expect(record["seq"] as? Int == 1)
+    let message = (record["error"] as? [String: Any])?["message"] as? String ?? ""
+    #expect(message.hasPrefix("given up after 3 deliveries: "), "\(message)")
+    let stored = try ServeSupport.storedMessages(connection, stream: "OUT", count: 1)
+    #expect(stored.map { ServeSupport.json($0)["ids"] as? [String] ?? [] } == [["short"]])
+    try ServeSupport.wait(30, "nothing pending") {
+      try connection.consumerBacklog(stream: "IN", name: "w") == (0, 0)
+    }
+    #expect(worker.output.contains("seq 1: given up after 3 deliveries"))
+    #expect(worker.process.isRunning)
+  }
+
   /// Usage errors exit 2 with a message, before any connection.
   @Test(arguments: [
     ([String](), "sift serve needs --nats"),
@@ -210,6 +251,7 @@ struct ServeInputTests {
     #expect(none.exited(1))
     #expect(none.stderr.contains("cannot connect to nats://127.0.0.1:\(port)"), "\(none.stderr)")
     let server = try ServeSupport.Server("nooutput")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     let other = try SiftProcess.run([

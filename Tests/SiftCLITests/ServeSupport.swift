@@ -177,6 +177,9 @@ enum ServeSupport {
       }
     }
 
+    /// Kills the three (a test's `defer`: nothing is left running whatever holds the servers).
+    func killAll() { servers.forEach { $0.kill9() } }
+
     /// Starts the three and waits until JetStream answers (a meta leader is elected).
     func start() throws {
       for server in servers { try server.start() }

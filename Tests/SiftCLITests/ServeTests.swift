@@ -16,6 +16,7 @@ struct ServeTests {
   @Test func twoWorkersRouteAsRouteDoes() throws {
     let (notifications, ruleCount) = ServeSupport.full ? (100_000, 10_000) : (20_000, 2_000)
     let server = try ServeSupport.Server("equal")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     let rules = ServeFixture.rules(ruleCount)
@@ -42,6 +43,7 @@ struct ServeTests {
   /// `--each`: the message itself on `PREFIX.ID` once per match, with `STREAM-SEQ-ID`.
   @Test func eachPublishesTheMessagePerMatch() throws {
     let server = try ServeSupport.Server("each")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     let rules = ServeFixture.rules(200)
@@ -71,6 +73,7 @@ struct ServeTests {
   /// the id is I mod 2; together they route what one would.
   @Test func shardsSplitTheRules() throws {
     let server = try ServeSupport.Server("shard")
+    defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     let rules = ServeFixture.rules(400)
