@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "SiftFocus", targets: ["SiftFocus"]),
     .executable(name: "ExampleChatApp", targets: ["ExampleChatApp"]),
     .executable(name: "sift-nats", targets: ["SiftNATSTool"]),
+    // The SQLite crash test's writer, for a service's own crash tests too.
+    .executable(name: "FocusCrashWriter", targets: ["FocusCrashWriter"]),
   ],
   targets: [
     // Text to syntax tree, canonical printer, diagnostics. Standard library only.
@@ -28,16 +30,16 @@ let package = Package(
     // `sift-nats`: streams, buckets, publishing and reading, for the README's walk-through
     // and the serve benchmark (Debian has no NATS command-line client).
     .executableTarget(name: "SiftNATSTool", dependencies: ["SiftNATS"]),
-    // The engine users import: compile and evaluate; re-exports SiftSyntax.
-    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2"]),
-    // simdjson (Debian's libsimdjson-dev) behind a small C interface, for `sift filter`.
-    // SIMDJSON_THREADS_ENABLED must match the library's build (simdjson.pc): it changes
-    // the parser's layout.
+    // simdjson (Debian's libsimdjson-dev) behind a small C interface: the JSON every
+    // command reads, viewed in place by the VM. SIMDJSON_THREADS_ENABLED must match the
+    // library's build (simdjson.pc): it changes the parser's layout.
     .target(
       name: "CSiftJSON",
       cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
       linkerSettings: [.linkedLibrary("simdjson")]
     ),
+    // The engine users import: compile and evaluate; re-exports SiftSyntax.
+    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON"]),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
     .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON", "SiftNATS"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
@@ -47,7 +49,8 @@ let package = Package(
     .target(name: "CSiftPrefetch"),
     // The talk's chat app on top of SiftFocus.
     .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),
-    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer.
+    // Writes acknowledged Focus changes until killed: the SQLite crash test's writer, and
+    // the second process of the two-writer test.
     .executableTarget(name: "FocusCrashWriter", dependencies: ["SiftFocus"]),
     // Counts heap allocations for the benchmarks by interposing malloc (benchmark-only).
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
@@ -63,11 +66,12 @@ let package = Package(
     // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
     // otherwise a replay tool.
     .target(
-      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine"], path: "Tests/Fuzz/Targets"),
+      name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine", "SiftFocus"],
+      path: "Tests/Fuzz/Targets"),
     .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(
-      name: "SiftTests", dependencies: ["Sift", "SiftReference"], exclude: ["Conformance/Cases", "Golden"]),
+      name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON"], exclude: ["Conformance/Cases", "Golden"]),
     .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift", "SiftNATS"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),

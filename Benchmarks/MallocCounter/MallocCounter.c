@@ -10,6 +10,7 @@
 // uncontended locked increment would add several nanoseconds to every allocation in the
 // timed rounds.
 
+#include <malloc.h>
 #include "MallocCounter.h"
 
 #include <errno.h>
@@ -73,4 +74,9 @@ void *aligned_alloc(size_t alignment, size_t size) {
 void *memalign(size_t alignment, size_t size) {
   count_one();
   return __libc_memalign(alignment, size);
+}
+
+uint64_t sift_bench_heap_bytes(void) {
+  struct mallinfo2 info = mallinfo2();
+  return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
 }

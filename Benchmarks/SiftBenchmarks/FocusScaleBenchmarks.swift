@@ -1,54 +1,87 @@
 import Foundation
+import MallocCounter
 import Sift
 import SiftFocus
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The `focus-scale` suite: a service holding 1,000,000 users (`--count` changes it), each
 /// with an active Focus and a filter of the talk's shape (`SELF IN %@` with three of
-/// 1,000,000 account ids), each notification addressed to a random user. Rows: decisions per
-/// second on one core, resident bytes per user (state and filter, measured as the growth of
-/// the process's resident set while the users are installed), users written to and loaded
-/// from SQLite per second. Runs only when named (`SiftBenchmarks focus-scale`): it builds a
-/// million users.
+/// 1,000,000 account ids), each notification addressed to a random user; run once with
+/// short user ids (`user-123456`) and once with 36-byte UUIDs. Rows: decisions per second
+/// on one core (one call each, and batches), heap bytes per user (state and filter: the
+/// growth of the allocator's bytes in use while the users are installed, or loaded), users
+/// written to and loaded from SQLite per second. Then the paths through users' systems
+/// (`system(for:)`, a save and an activation): heap bytes per user while the systems are
+/// live, after a database-backed service released them, and for a memory-only service.
+/// Runs only when named (`SiftBenchmarks focus-scale`): it builds a million users twice.
 enum FocusScaleBenchmarks {
   static func run(_ options: BenchmarkOptions) {
     guard let filter = options.filter, "focus-scale".contains(filter) || filter.contains("focus-scale") else { return }
     let users = options.count ?? (options.quick ? 200_000 : 1_000_000)
+    for kind in [IDKind.short, .uuid] { runTable(kind, users: users, options) }
+    runSystems(options)
+  }
+
+  enum IDKind: String {
+    case short, uuid
+
+    func id(_ k: Int) -> String {
+      switch self {
+      case .short: return "user-\(k)"
+      case .uuid:
+        // A version-4 UUID's text, derived from k (36 bytes).
+        var random = SplitMix64(seed: UInt64(k) &* 0x9E37_79B9_7F4A_7C15)
+        let a = random.next()
+        let b = random.next()
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+          let text = String(value & ((1 << (4 * UInt64(digits))) &- 1), radix: 16)
+          return String(repeating: "0", count: digits - text.count) + text
+        }
+        return "\(hex(a >> 32, 8))-\(hex(a >> 16, 4))-4\(hex(a, 3))-\(hex(8 | (b >> 62), 1))\(hex(b >> 48, 3))-"
+          + hex(b, 12)
+      }
+    }
+  }
+
+  static func runTable(_ kind: IDKind, users: Int, _ options: BenchmarkOptions) {
     var random = SplitMix64(seed: 0x5EED)
-    let userIDs = (0..<users).map { "user-\($0)" }
+    let userIDs = (0..<users).map { kind.id($0) }
     let accounts = (0..<users).map { _ in (0..<3).map { _ in "acct-\(random.next() % 1_000_000)" } }
     let clock = ContinuousClock()
+    let tag = kind == .short ? "short ids" : "UUID ids"
 
     // Install: compile each user's predicate (kept as its ids) and enter it in the table.
-    let before = residentBytes()
+    let before = heapBytes()
+    // A `let`: the timed loops read it with no unwrap; it is freed when this function returns.
     let service = FocusService()
     var compile = Duration.zero
     var batch: [(user: String, focus: String, app: String, filter: NotificationFilter)] = []
     batch.reserveCapacity(10_000)
     let build = clock.measure {
       for k in 0..<users {
-        let predicate: SiftPredicate
         let start = clock.now
-        do {
-          predicate = try SiftPredicate(format: "SELF IN %@", accounts[k])
-        } catch {
-          fatalError("\(error)")
-        }
+        let predicate = try! SiftPredicate(format: "SELF IN %@", accounts[k])
         compile += clock.now - start
         batch.append((userIDs[k], "Work", "chat", NotificationFilter(predicate: predicate)))
         if batch.count == 10_000 || k == users - 1 {
-          try! service.setFilters(batch)
+          let entries = batch
+          try! blocking { try await service.setFilters(entries) }
           batch.removeAll(keepingCapacity: true)
         }
       }
     }
-    let perUser = Double(residentBytes() - before) / Double(users)
+    let perUser = Double(heapBytes() - before) / Double(users)
 
     // Notifications: half for one of the user's accounts, half for another account. Each
     // carries its user's id, as a notification arriving at a service does.
     let notifications = (0..<1_000_000).map { _ -> (String, NotificationContent) in
       let user = Int(random.next() % UInt64(users))
       let id = random.next() % 2 == 0 ? accounts[user][Int(random.next() % 3)] : "acct-\(random.next() % 1_000_000)"
-      return ("user-\(user)", NotificationContent(filterCriteria: id))
+      return (kind.id(user), NotificationContent(filterCriteria: id))
     }
     var rates: [Double] = []
     var delivered = 0
@@ -81,11 +114,15 @@ enum FocusScaleBenchmarks {
       batchRates.append(Double(addressed.count) / elapsed.seconds)
     }
     precondition(batchDelivered == delivered, "the batch call decided differently")
-    report(options, "decisions per second, one call each (1 core)", rates.median, unit: "/s", target: "5000000")
-    report(options, "decisions per second, batches of 1024 (1 core)", batchRates.median, unit: "/s", target: "5000000")
-    report(options, "resident bytes per user", perUser, unit: "B", target: "1024")
-    report(options, "users installed per second", Double(users) / build.seconds, unit: "/s", target: nil)
-    report(options, "  of which compiling the predicates", Double(users) / compile.seconds, unit: "/s", target: nil)
+    report(options, "\(tag): decisions per second, one call each (1 core)", rates.median, unit: "/s", target: "5000000")
+    report(
+      options, "\(tag): decisions per second, batches of 1024 (1 core)", batchRates.median, unit: "/s",
+      target: "5000000")
+    report(options, "\(tag): heap bytes per user, setFilters in memory", perUser, unit: "B", target: "1024")
+    report(options, "\(tag): users installed per second", Double(users) / build.seconds, unit: "/s", target: nil)
+    report(
+      options, "\(tag):   of which compiling the predicates", Double(users) / compile.seconds, unit: "/s",
+      target: nil)
     blackHole(delivered)
 
     // SQLite: store every user, then load a service from the file.
@@ -102,23 +139,94 @@ enum FocusScaleBenchmarks {
           (
             userIDs[k], "Work", "chat",
             NotificationFilter(predicate: try SiftPredicate(format: "SELF IN %@", accounts[k]))
-          ))
+          )
+        )
       }
       let store = try clock.measure { try database.storeFilters(entries) }
       entries = []
-      report(options, "users stored in SQLite per second", Double(users) / store.seconds, unit: "/s", target: nil)
+      report(
+        options, "\(tag): users stored in SQLite per second", Double(users) / store.seconds, unit: "/s",
+        target: nil)
+      let beforeLoad = heapBytes()
       var loaded: FocusService?
-      let load = try clock.measure { loaded = try FocusService(database: FocusDatabase(path: path)) }
-      report(options, "users loaded from SQLite per second", Double(users) / load.seconds, unit: "/s", target: "200000")
+      var opened: FocusDatabase?
+      let open = try clock.measure { opened = try FocusDatabase(path: path) }
+      let load = try clock.measure { loaded = try FocusService(database: opened!) }
+      let loadedPerUser = Double(heapBytes() - beforeLoad) / Double(users)
+      report(
+        options, "\(tag): users loaded from SQLite per second (open and load)",
+        Double(users) / (open + load).seconds, unit: "/s", target: "200000")
+      report(
+        options, "\(tag):   the open alone (integrity check of every page), users/s", Double(users) / open.seconds,
+        unit: "/s", target: nil)
+      report(options, "\(tag): heap bytes per user, loaded from SQLite", loadedPerUser, unit: "B", target: "1024")
       // The loaded service decides as the installed one.
       var mismatches = 0
       for (user, content) in notifications.prefix(100_000)
       where loaded!.decide(content, user: user, app: "chat") != service.decide(content, user: user, app: "chat") {
         mismatches += 1
       }
-      report(options, "mismatches after loading (of 100000)", Double(mismatches), unit: "", target: "0")
+      report(options, "\(tag): mismatches after loading (of 100000)", Double(mismatches), unit: "", target: "0")
+      loaded = nil
     } catch {
       print("focus-scale: \(error)")
+    }
+  }
+
+  /// The paths through users' systems: `system(for:)`, a save and an activation per user.
+  /// Bytes per user are the growth of the allocator's bytes in use from before the service
+  /// was made, divided by the users; SQLite's own memory (its page cache, bounded by
+  /// cache_size: 2 MiB per connection, whatever the number of users) is left out and
+  /// reported on its own.
+  static func runSystems(_ options: BenchmarkOptions) {
+    let databaseUsers = options.quick ? 2_000 : 10_000
+    let memoryUsers = options.quick ? 10_000 : 40_000
+    let clock = ContinuousClock()
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-focus-systems-\(getpid()).sqlite")
+      .path
+    defer {
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    func appBytes() -> Int { heapBytes() - FocusDatabase.sqliteMemoryInUse }
+    do {
+      let before = appBytes()
+      let service = try FocusService(database: FocusDatabase(path: path), liveSystemLimit: Int.max)
+      try service.register(AccountsFilter.self, app: "chat")
+      let elapsed = try clock.measure {
+        try blocking { try await configure(service, users: 0..<databaseUsers, kind: .uuid) }
+      }
+      let live = Double(appBytes() - before) / Double(databaseUsers)
+      let released = service.releaseIdleSystems()
+      precondition(released == databaseUsers, "released \(released) of \(databaseUsers) systems")
+      let after = Double(appBytes() - before) / Double(databaseUsers)
+      report(
+        options, "systems: users configured per second (SQLite, 2 commits each)",
+        Double(databaseUsers) / elapsed.seconds, unit: "/s", target: nil)
+      report(
+        options, "systems: SQLite's own memory at \(databaseUsers) users, KiB",
+        Double(FocusDatabase.sqliteMemoryInUse) / 1024, unit: "", target: nil)
+      report(options, "systems: heap bytes per user but SQLite's, systems live", live, unit: "B", target: nil)
+      report(
+        options, "systems: heap bytes per user but SQLite's, systems released", after, unit: "B", target: "1024")
+    } catch {
+      print("focus-scale: \(error)")
+    }
+    let before = heapBytes()
+    let memory = FocusService()
+    try! memory.register(AccountsFilter.self, app: "chat")
+    try! blocking { try await configure(memory, users: 0..<memoryUsers, kind: .uuid) }
+    let perUser = Double(heapBytes() - before) / Double(memoryUsers)
+    report(options, "systems: heap bytes per user, memory only (systems kept)", perUser, unit: "B", target: nil)
+  }
+
+  /// For each user: the system, a saved Work filter with three accounts, Work turned on.
+  static func configure(_ service: FocusService, users: Range<Int>, kind: IDKind) async throws {
+    for k in users {
+      let system = try await service.system(for: kind.id(k))
+      var filter = AccountsFilter()
+      filter.accounts = ["acct-\(k)", "acct-\(k + 1)", "acct-\(k + 2)"]
+      try await system.save(filter, for: "chat", in: "Work")
+      try await system.activate("Work")
     }
   }
 
@@ -127,9 +235,14 @@ enum FocusScaleBenchmarks {
       print(JSONLine.make(suite: "focus-scale", name, value: Report.rounded(value), unit: unit, target: target))
     } else {
       let shown = "\(Int(value.rounded()))\(unit)".leftPadding(14)
-      print("\("focus-scale \(name)".padding(56)) \(shown)\(target.map { "   target \($0)" } ?? "")")
+      print("\("focus-scale \(name)".padding(70)) \(shown)\(target.map { "   target \($0)" } ?? "")")
     }
   }
+
+  /// The bytes the allocator has handed out and not had back (small blocks and mapped
+  /// ones), from `mallinfo2`: unlike the resident set, it goes down when memory is freed,
+  /// so each measurement is its own.
+  static func heapBytes() -> Int { Int(sift_bench_heap_bytes()) }
 
   /// The resident set of this process, from /proc/self/statm.
   static func residentBytes() -> Int {
@@ -138,6 +251,36 @@ enum FocusScaleBenchmarks {
     guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
+}
+
+/// The benchmark's filter: the accounts a Focus lets through, as `SELF IN %@`.
+struct AccountsFilter: FocusFilter {
+  static let title = "Accounts"
+  @FocusParameter(title: "Accounts", default: [])
+  var accounts: [String]
+  var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: Self.title) }
+  var appContext: FocusFilterAppContext {
+    get throws { try FocusFilterAppContext(predicateFormat: "SELF IN %@", accounts) }
+  }
+  func perform() async throws {}
+}
+
+/// Runs `body` to completion from synchronous benchmark code (the main thread is not one
+/// of the concurrency pool's, so waiting on it blocks nothing the task needs).
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+  let result = Mutex<Result<T, any Error>?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do {
+      let value = try await body()
+      result.withLock { $0 = .success(value) }
+    } catch {
+      result.withLock { $0 = .failure(error) }
+    }
+    done.signal()
+  }
+  done.wait()
+  return try result.withLock { $0! }.get()
 }
 
 extension Duration {

@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include <cstring>
 #include <new>
 #include <string>
 #include <string_view>
@@ -158,28 +159,99 @@ int sift_json_value_at(sift_json_parser *parser, const sift_json_key *path, size
 
 struct sift_json_record_plan {
   std::vector<std::string> keys;
+  // Each key's length and first bytes (zero-padded), so most fields are told apart
+  // without calling memcmp.
+  std::vector<size_t> lengths;
+  std::vector<uint64_t> heads;
+  std::vector<sift_json_field> fields;
   // Above a few keys, a hash lookup per field beats comparing each field with every key.
   std::unordered_map<std::string_view, size_t> index;
   bool hashed = false;
   // Per document: the last field found for each key.
   std::vector<simdjson::dom::element> found;
-  std::vector<unsigned char> present;
-  std::vector<sift_json_span> spans;
+
 };
 
 namespace {
 constexpr size_t linearKeys = 8;
 
-size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
+// A key's first 8 bytes, zero-padded: most fields are told apart by their length and
+// this word, without calling memcmp. A plan's own keys are copied byte by byte.
+inline uint64_t head(std::string_view key) {
+  uint64_t h = 0;
+  std::memcpy(&h, key.data(), key.size() < 8 ? key.size() : 8);
+  return h;
+}
+
+// The same for a key in simdjson's string buffer, read as one 8-byte load: the buffer is
+// padded (SIMDJSON_PADDING) past its last string, so the load stays inside it; the bytes
+// past the key are masked off.
+inline uint64_t parsedHead(std::string_view key) {
+  uint64_t h;
+  std::memcpy(&h, key.data(), 8);
+  const size_t n = key.size();
+  return n >= 8 ? h : h & ((uint64_t(1) << (8 * n)) - 1);
+}
+
+inline size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
   if (plan.hashed) {
     auto it = plan.index.find(key);
     return it == plan.index.end() ? SIZE_MAX : it->second;
   }
-  for (size_t i = 0; i < plan.keys.size(); i++) {
-    if (plan.keys[i] == key) return i;
+  const size_t n = key.size();
+  const size_t count = plan.lengths.size();
+  const size_t *lengths = plan.lengths.data();
+  size_t i = 0;
+  while (i < count && lengths[i] != n) i++;
+  if (i == count) return SIZE_MAX;
+  const uint64_t h = parsedHead(key);
+  const uint64_t *heads = plan.heads.data();
+  for (; i < count; i++) {
+    if (lengths[i] != n || heads[i] != h) continue;
+    if (n <= 8 || std::memcmp(plan.keys[i].data() + 8, key.data() + 8, n - 8) == 0) return i;
   }
   return SIZE_MAX;
 }
+
+// A DOM element as a field: scalars in place, arrays and objects by type.
+sift_json_field field(simdjson::dom::element element) {
+  using simdjson::dom::element_type;
+  sift_json_field f;
+  f.len = 0;
+  f.v.u = 0;
+  switch (element.type()) {
+  case element_type::OBJECT: f.type = SIFT_JSON_OBJECT_START; break;
+  case element_type::ARRAY: f.type = SIFT_JSON_ARRAY_START; break;
+  case element_type::STRING: {
+    std::string_view text = element.get_string().value_unsafe();
+    f.type = SIFT_JSON_STRING;
+    f.len = static_cast<uint32_t>(text.size());
+    f.v.ptr = text.data();
+    break;
+  }
+  case element_type::INT64:
+    f.type = SIFT_JSON_INT;
+    f.v.i = element.get_int64().value_unsafe();
+    break;
+  case element_type::UINT64:
+    f.type = SIFT_JSON_UINT;
+    f.v.u = element.get_uint64().value_unsafe();
+    break;
+  case element_type::DOUBLE:
+    f.type = SIFT_JSON_DOUBLE;
+    f.v.d = element.get_double().value_unsafe();
+    break;
+  case element_type::BOOL: f.type = element.get_bool().value_unsafe() ? SIFT_JSON_TRUE : SIFT_JSON_FALSE; break;
+  case element_type::NULL_VALUE: f.type = SIFT_JSON_NULL; break;
+  }
+  return f;
+}
+
+struct cursor_state {
+  simdjson::dom::array::iterator at;
+  simdjson::dom::array::iterator end;
+};
+static_assert(sizeof(cursor_state) <= sizeof(sift_json_cursor), "a cursor holds two array iterators");
 }  // namespace
 
 sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, size_t count) {
@@ -188,14 +260,18 @@ sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, s
     plan->keys.reserve(count);
     for (size_t i = 0; i < count; i++) plan->keys.emplace_back(keys[i].ptr, keys[i].len);
     plan->hashed = count > linearKeys;
+    for (const std::string &key : plan->keys) {
+      plan->lengths.push_back(key.size());
+      plan->heads.push_back(head(key));
+    }
+    plan->fields.resize(count);
     if (plan->hashed) {
       plan->index.reserve(count);
       // The map's views point into `keys`, which is never resized again.
       for (size_t i = 0; i < count; i++) plan->index.emplace(std::string_view(plan->keys[i]), i);
     }
     plan->found.resize(count);
-    plan->present.resize(count);
-    plan->spans.resize(count);
+
     return plan;
   } catch (...) {
     return nullptr;
@@ -204,26 +280,51 @@ sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, s
 
 void sift_json_record_plan_destroy(sift_json_record_plan *plan) { delete plan; }
 
-int sift_json_record(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_event **events,
-                     const sift_json_span **spans) {
+int sift_json_record_fields(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_field **fields) {
   if (!parser->parsed) return SIFT_JSON_NO_PARSE;
   simdjson::dom::object object;
   if (parser->root.get_object().get(object)) return SIFT_JSON_MISSING;
-  std::fill(plan->present.begin(), plan->present.end(), 0);
-  for (simdjson::dom::key_value_pair field : object) {
-    size_t slot = slotOf(*plan, field.key);
+  // Absent until found (type 0); a later occurrence of a key overwrites an earlier one.
+  sift_json_field *out = plan->fields.data();
+  std::memset(out, 0, sizeof(sift_json_field) * plan->fields.size());
+  for (simdjson::dom::key_value_pair f : object) {
+    size_t slot = slotOf(*plan, f.key);
     if (slot == SIZE_MAX) continue;
-    plan->found[slot] = field.value;
-    plan->present[slot] = 1;
+    plan->found[slot] = f.value;
+    out[slot] = field(f.value);
   }
+  *fields = out;
+  return SIFT_JSON_OK;
+}
+
+int sift_json_field_array_begin(const sift_json_record_plan *plan, size_t slot, sift_json_cursor *cursor,
+                                size_t *count) {
+  if (slot >= plan->keys.size() || plan->fields[slot].type != SIFT_JSON_ARRAY_START) return SIFT_JSON_MISSING;
+  simdjson::dom::array array;
+  if (plan->found[slot].get_array().get(array)) return SIFT_JSON_MISSING;
+  cursor_state state{array.begin(), array.end()};
+  std::memcpy(cursor->opaque, &state, sizeof(state));
+  *count = array.size();
+  return SIFT_JSON_OK;
+}
+
+int sift_json_field_array_next(sift_json_cursor *cursor, sift_json_field *element) {
+  cursor_state state;
+  std::memcpy(&state, cursor->opaque, sizeof(state));
+  if (!(state.at != state.end)) return 0;
+  *element = field(*state.at);
+  ++state.at;
+  std::memcpy(cursor->opaque, &state, sizeof(state));
+  return 1;
+}
+
+int sift_json_field_events(sift_json_parser *parser, const sift_json_record_plan *plan, size_t slot,
+                           const sift_json_event **events, size_t *count) {
+  if (slot >= plan->keys.size() || plan->fields[slot].type == 0) return SIFT_JSON_MISSING;
   parser->events.clear();
-  for (size_t i = 0; i < plan->keys.size(); i++) {
-    size_t first = parser->events.size();
-    if (plan->present[i]) walk(plan->found[i], parser->events);
-    plan->spans[i] = sift_json_span{first, parser->events.size() - first};
-  }
+  walk(plan->found[slot], parser->events);
   *events = parser->events.data();
-  *spans = plan->spans.data();
+  *count = parser->events.size();
   return SIFT_JSON_OK;
 }
 

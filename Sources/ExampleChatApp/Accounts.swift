@@ -7,6 +7,8 @@ struct AccountEntity: AppEntity {
 
   let id: String
   let displayName: String
+  /// The talk's name for the account's id.
+  var identifier: String { id }
 
   static let work = AccountEntity(id: "work-account-identifier", displayName: "Work")
   static let personal = AccountEntity(id: "personal-account-identifier", displayName: "Personal")

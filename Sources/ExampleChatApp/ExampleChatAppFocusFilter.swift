@@ -29,7 +29,8 @@ struct ExampleChatAppFocusFilter: FocusFilter {
   var appContext: FocusFilterAppContext {
     get throws {
       guard let account else { return FocusFilterAppContext() }
-      return try FocusFilterAppContext(predicateFormat: "SELF IN %@", arguments: [.array([.string(account.id)])])
+      let allowedAccountList = [account.identifier]
+      return try FocusFilterAppContext(predicateFormat: "SELF IN %@", allowedAccountList)
     }
   }
 

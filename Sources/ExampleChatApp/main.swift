@@ -41,8 +41,9 @@ func parseArguments(_ arguments: ArraySlice<String>) -> Bool {
 func runExample() async throws {
   let json = parseArguments(CommandLine.arguments.dropFirst())
   let app = "com.example.chat"
-  let system = FocusSystem()
-  await system.register(ExampleChatAppFocusFilter.self, app: app)
+  // The talk's badge: what matters under the Focus, recounted at each change.
+  let system = FocusSystem(badges: .unreadCount)
+  try await system.register(ExampleChatAppFocusFilter.self, app: app)
 
   var work = ExampleChatAppFocusFilter()
   work.account = .work

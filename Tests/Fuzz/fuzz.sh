@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-all_targets=(parse round-trip evaluate differential json-lines filter)
+all_targets=(parse round-trip evaluate differential json-lines filter apns)
 if [[ $# -lt 1 || ! $1 =~ ^[0-9]+$ ]]; then
   echo "usage: Tests/Fuzz/fuzz.sh SECONDS [TARGET…]   targets: ${all_targets[*]}" >&2
   exit 2

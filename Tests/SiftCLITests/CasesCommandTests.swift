@@ -46,12 +46,14 @@ extension SiftCLITests {
         r.stdout == """
           predicate: SELF IN {"a", "b"}
           registers: 0
-             0  inStrings SELF, set0                         ; 0..<10
+             0  inStrings SELF, o0                           ; 0..<10
              1  ret                                          ; 0..<10
+          constants:
+            [0] {"a", "b"}
           comparisons:
-            [0] IN
-          string sets:
-            [0] 2 strings, linear
+            [0] IN, k0
+          objects:
+            [0] set of 2 strings, linear
 
           """)
     }

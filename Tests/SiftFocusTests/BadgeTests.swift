@@ -32,8 +32,8 @@ extension FocusSystemTests {
     static let app = "com.example.badges"
 
     static func system() async throws -> FocusSystem {
-      let system = FocusSystem()
-      await system.register(BadgeSettingFilter.self, app: app)
+      let system = FocusSystem(badges: .unreadCount)
+      try await system.register(BadgeSettingFilter.self, app: app)
       var work = BadgeSettingFilter()
       work.account = .work
       try await system.save(work, for: app, in: "Work")

@@ -23,8 +23,8 @@ import Testing
     do {
       let database = try FocusDatabase(path: path)
       for (user, mailbox) in [("alice", MailboxEntity.work), ("bob", .family)] {
-        let system = try FocusSystem(database: database, user: user)
-        await system.register(MailFocusFilter.self, app: "mail")
+        let system = try FocusSystem(database: database, user: user, badges: .unreadCount)
+        try await system.register(MailFocusFilter.self, app: "mail")
         try await system.addFocus(FocusMode(name: "Exam", allowsTimeSensitive: false))
         try await system.save(MailFocusFilter.configured([mailbox]), for: "mail", in: "Exam")
         try await system.activate("Exam")
@@ -36,11 +36,12 @@ import Testing
     #expect(try database.users() == ["alice", "bob"])
     let alice = try FocusSystem(database: database, user: "alice")
     let bob = try FocusSystem(database: database, user: "bob")
+    try await alice.register(MailFocusFilter.self, app: "mail")
     #expect(await alice.activeFocus == "Exam")
     #expect(await alice.configuration.mode(named: "Exam")?.allowsTimeSensitive == false)
-    #expect(await alice.history().map(\.decision.reason) == [.matched, .notMatched])
-    #expect(await bob.history().map(\.decision.reason) == [.notMatched, .matched])
-    #expect(await alice.badgeCount(of: "mail") == 1)
+    #expect(try await alice.history().map(\.decision.reason) == [.matched, .notMatched])
+    #expect(try await bob.history().map(\.decision.reason) == [.notMatched, .matched])
+    #expect(await alice.badgeCount(of: "mail") == 1)  // the recount of an unread-count system
     #expect(await bob.badgeCount(of: "mail") == 4)
     #expect(try await alice.deliver(mail(.work), to: "mail").sequence == 3)
     // The JSON file stays the import and export format of one app's configuration.
@@ -54,10 +55,11 @@ import Testing
   @Test func theHistoryIsBounded() async throws {
     let database = try FocusDatabase(path: try Self.temporaryPath())
     let system = try FocusSystem(database: database, user: "u", historyLimit: 5)
-    for k in 0..<12 { try await system.deliver(NotificationContent(title: "\(k)"), to: "app") }
-    #expect(await system.history().map(\.content.title) == ["7", "8", "9", "10", "11"])
+    try await system.register(MailFocusFilter.self, app: "app")
+    for k in 0..<12 { try await system.deliver(NotificationContent(filterCriteria: "\(k)"), to: "app") }
+    #expect(try await system.history().map(\.content.filterCriteria) == ["7", "8", "9", "10", "11"])
     let reopened = try FocusSystem(database: database, user: "u", historyLimit: 5)
-    #expect(await reopened.history().map(\.content.title) == ["7", "8", "9", "10", "11"])
+    #expect(try await reopened.history().map(\.content.filterCriteria) == ["7", "8", "9", "10", "11"])
   }
 
   /// A file that is not a database, and a database whose pages were damaged, are errors
@@ -76,8 +78,9 @@ import Testing
     do {
       let database = try FocusDatabase(path: damaged)
       let system = try FocusSystem(database: database, user: "u")
+      try await system.register(MailFocusFilter.self, app: "a")
       for k in 0..<400 {
-        try await system.deliver(NotificationContent(title: String(repeating: "x", count: k)), to: "a")
+        try await system.deliver(NotificationContent(filterCriteria: String(repeating: "x", count: k)), to: "a")
       }
     }
     // Checkpointed into the main file by the close above; scribble over its middle pages.
@@ -117,19 +120,25 @@ import Testing
     #expect(acknowledged.count >= 299)
     #expect(acknowledged == Array(0..<acknowledged.count))
 
-    let database = try FocusDatabase(path: path)
-    var systems: [FocusSystem] = []
-    for u in 0..<10 { systems.append(try FocusSystem(database: database, user: "user\(u)")) }
+    let missing = try await Self.missingChanges(acknowledged, in: FocusDatabase(path: path), prefix: "user")
+    #expect(missing.isEmpty)
+  }
+
+  /// The acknowledged changes of a FocusCrashWriter run that are not in the database: each
+  /// odd change is a Focus of its own; the even ones set a user's badge, which must be at
+  /// least the last acknowledged one (a later, unacknowledged write may have landed too).
+  static func missingChanges(_ acknowledged: [Int], in database: FocusDatabase, prefix: String) async throws -> [Int] {
     var missing: [Int] = []
-    for k in acknowledged {
-      let system = systems[k % 10]
-      if k % 2 == 0 {
-        if await system.badgeCount(of: "app\(k)") != k { missing.append(k) }
-      } else if await system.configuration.mode(named: "Focus \(k)") == nil {
-        missing.append(k)
+    for u in 0..<10 {
+      let system = try FocusSystem(database: database, user: "\(prefix)\(u)")
+      let mine = acknowledged.filter { $0 % 10 == u }
+      let configuration = await system.configuration
+      for k in mine where k % 2 == 1 && configuration.mode(named: "Focus \(k)") == nil { missing.append(k) }
+      if let last = mine.last(where: { $0 % 2 == 0 }), await system.badgeCount(of: "mail") < last {
+        missing.append(last)
       }
     }
-    #expect(missing.isEmpty)
+    return missing
   }
 
   /// The writer from the same build as this test bundle.

@@ -154,7 +154,7 @@ private let enUS = Locale(identifier: "en_US")
   /// `current` is the filter in force, or the defaults when no Focus is active.
   @Test func currentIsTheFilterInForceOrTheDefaults() async throws {
     let system = FocusSystem()
-    await system.register(CurrentProbeFilter.self, app: "probe")
+    try await system.register(CurrentProbeFilter.self, app: "probe")
     #expect(try await system.withApp("probe") { try await CurrentProbeFilter.current.level } == 0)
     try await system.save(try await CurrentProbeFilter(parameterValues: ["level": .int(2)]), for: "probe", in: "Work")
     try await system.activate("Work")

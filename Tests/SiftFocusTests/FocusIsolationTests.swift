@@ -8,8 +8,8 @@ import Testing
   static let app = "com.example.mail"
 
   static func system(work: MailFocusFilter) async throws -> FocusSystem {
-    let system = FocusSystem()
-    await system.register(MailFocusFilter.self, app: app)
+    let system = FocusSystem(badges: .unreadCount)
+    try await system.register(MailFocusFilter.self, app: app)
     try await system.save(work, for: app, in: "Work")
     return system
   }
@@ -43,7 +43,7 @@ import Testing
     let system = FocusSystem()
     let apps = ["a", "b", "c", "d"]
     for (k, app) in apps.enumerated() {
-      await system.register(MailFocusFilter.self, app: app)
+      try await system.register(MailFocusFilter.self, app: app)
       try await system.save(MailFocusFilter.configured([.work], badge: 10 + k), for: app, in: "Work")
     }
     for _ in 0..<5 {

@@ -60,8 +60,9 @@ struct SystemChatFilter: FocusFilter {
   /// work notification is delivered under Work, muted under Personal, delivered with no
   /// Focus, and the badge follows.
   @Test func theTalkEndToEnd() async throws {
-    let system = FocusSystem()
-    await system.register(SystemChatFilter.self, app: Self.app)
+    // The badge the talk recommends: what matters under the Focus, recounted at each change.
+    let system = FocusSystem(badges: .unreadCount)
+    try await system.register(SystemChatFilter.self, app: Self.app)
     try await system.save(Self.filter("e2e-work", account: .work, dark: false), for: Self.app, in: "Work")
     try await system.save(Self.filter("e2e-personal", account: .personal, dark: true), for: Self.app, in: "Personal")
 
@@ -81,7 +82,7 @@ struct SystemChatFilter: FocusFilter {
     #expect(noFocus.decision == .noActiveFocus)
     #expect(await system.badgeCount(of: Self.app) == 3)  // nothing is filtered without a Focus
 
-    let history = await system.history(of: Self.app)
+    let history = try await system.history(of: Self.app)
     #expect(history.map(\.focus) == ["Work", "Personal", nil])
     #expect(history.map(\.sequence) == [1, 2, 3])
     let performed = await SystemPerformLog.shared.lines(containing: "e2e-")
@@ -98,7 +99,7 @@ struct SystemChatFilter: FocusFilter {
   /// `invalidateFocusFilterAppContext()` makes the system read the app context again.
   @Test func currentAndInvalidationGoThroughTheSystem() async throws {
     let system = FocusSystem()
-    await system.register(SystemChatFilter.self, app: Self.app)
+    try await system.register(SystemChatFilter.self, app: Self.app)
     try await system.save(Self.filter("current-work", account: .work, dark: false), for: Self.app, in: "Work")
     try await system.activate("Work")
     #expect(try await system.withApp(Self.app) { try await SystemChatFilter.current.status } == "current-work")
@@ -117,8 +118,8 @@ struct SystemChatFilter: FocusFilter {
 
   @Test func aFocusWithoutSavedValuesDoesNotFilterTheApp() async throws {
     let system = FocusSystem()
-    await system.register(SystemChatFilter.self, app: Self.app)
-    try await system.activate("Sleep")
+    try await system.register(SystemChatFilter.self, app: Self.app)
+    try await system.activate("Personal")
     let record = try await system.deliver(Self.slideFeedback(), to: Self.app)
     #expect(record.decision.outcome == .delivered && record.decision.reason == .noFilter)
   }
@@ -126,7 +127,7 @@ struct SystemChatFilter: FocusFilter {
   @Test func anAppThatIsNotRunningGetsTheChangeThroughItsExtension() async throws {
     let system = FocusSystem()
     let received = Mutex<[FocusChange]>([])
-    await system.register(SystemChatFilter.self, app: Self.app, isRunning: false) { change in
+    try await system.register(SystemChatFilter.self, app: Self.app, isRunning: false) { change in
       received.withLock { $0.append(change) }
     }
     try await system.save(Self.filter("ext-work", account: .work, dark: false), for: Self.app, in: "Work")
@@ -156,7 +157,7 @@ struct SystemChatFilter: FocusFilter {
     let store = try FocusStoreTests.temporaryStore()
     do {
       let system = try FocusSystem(store: store)
-      await system.register(SystemChatFilter.self, app: Self.app)
+      try await system.register(SystemChatFilter.self, app: Self.app)
       try await system.addFocus(FocusMode(name: "Reading"))
       try await system.save(Self.filter("restart", account: .work, dark: true), for: Self.app, in: "Reading")
       try await system.activate("Reading")
@@ -175,7 +176,7 @@ struct SystemChatFilter: FocusFilter {
   /// each decision matches the Focus recorded with it.
   @Test func deliveriesRaceAFocusChangeSafely() async throws {
     let system = FocusSystem()
-    await system.register(SystemChatFilter.self, app: Self.app)
+    try await system.register(SystemChatFilter.self, app: Self.app)
     try await system.save(Self.filter("race-work", account: .work, dark: false), for: Self.app, in: "Work")
     try await system.save(Self.filter("race-personal", account: .personal, dark: true), for: Self.app, in: "Personal")
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -186,16 +187,16 @@ struct SystemChatFilter: FocusFilter {
         group.addTask {
           for k in 0..<250 {
             var content = Self.slideFeedback()
-            content.threadIdentifier = "\(t)-\(k)"
+            content.senderIdentifier = "\(t)-\(k)"
             try await system.deliver(content, to: Self.app)
           }
         }
       }
       try await group.waitForAll()
     }
-    let history = await system.history(of: Self.app)
+    let history = try await system.history(of: Self.app)
     #expect(history.count == 2000)
-    #expect(Set(history.map(\.content.threadIdentifier)).count == 2000)
+    #expect(Set(history.map(\.content.senderIdentifier)).count == 2000)
     for record in history {
       switch record.focus {
       case "Work": #expect(record.decision.reason == .matched)

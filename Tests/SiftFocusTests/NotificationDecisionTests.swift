@@ -39,6 +39,7 @@ struct DecisionCase: Sendable, CustomTestStringConvertible {
   var target: String? = nil
   var level: InterruptionLevel = .active
   var allowsTimeSensitive = true
+  var allowsCriticalAlerts = false
   var failure: String? = nil
   var outcome: NotificationDecision.Outcome
   var reason: NotificationDecision.Reason
@@ -68,10 +69,18 @@ let decisionCases: [DecisionCase] = [
     target: "home/inbox", outcome: .delivered, reason: .matched),
   DecisionCase(
     name: "critical breaks through", predicate: "SELF == 'work'", criteria: "home", level: .critical,
-    outcome: .delivered, reason: .critical),
+    allowsCriticalAlerts: true, outcome: .delivered, reason: .critical),
   DecisionCase(
     name: "critical breaks through when the Focus refuses time-sensitive", predicate: "SELF == 'work'",
-    criteria: "home", level: .critical, allowsTimeSensitive: false, outcome: .delivered, reason: .critical),
+    criteria: "home", level: .critical, allowsTimeSensitive: false, allowsCriticalAlerts: true, outcome: .delivered,
+    reason: .critical),
+  // Without the app's permission (Apple's entitlement) critical is an active notification.
+  DecisionCase(
+    name: "critical without permission follows the filter", predicate: "SELF == 'work'", criteria: "home",
+    level: .critical, outcome: .muted, reason: .notMatched),
+  DecisionCase(
+    name: "critical without permission matched", predicate: "SELF == 'work'", criteria: "work", level: .critical,
+    outcome: .delivered, reason: .matched),
   DecisionCase(
     name: "time-sensitive allowed", predicate: "SELF == 'work'", criteria: "home", level: .timeSensitive,
     outcome: .delivered, reason: .timeSensitive),
@@ -92,7 +101,10 @@ let decisionCases: [DecisionCase] = [
     failure: "bad predicate", outcome: .muted, reason: .filterUnavailable("bad predicate")),
   DecisionCase(
     name: "critical breaks through an unavailable filter", predicate: nil, criteria: "work", level: .critical,
-    failure: "bad predicate", outcome: .delivered, reason: .critical),
+    allowsCriticalAlerts: true, failure: "bad predicate", outcome: .delivered, reason: .critical),
+  DecisionCase(
+    name: "critical without permission stays closed", predicate: nil, criteria: "work", level: .critical,
+    failure: "bad predicate", outcome: .muted, reason: .filterUnavailable("bad predicate")),
   DecisionCase(
     name: "no target is not affected by the prefix", predicate: "SELF == 'work'", prefix: "work/", criteria: "work",
     outcome: .delivered, reason: .matched),
@@ -105,8 +117,12 @@ let decisionCases: [DecisionCase] = [
 func everyDecisionReason(_ row: DecisionCase) throws {
   let predicate = try row.predicate.map { try SiftPredicate(format: $0) }
   var filter = NotificationFilter(
-    predicate: predicate, targetContentIdentifierPrefix: row.prefix, allowsTimeSensitive: row.allowsTimeSensitive)
-  if let failure = row.failure { filter = .unavailable(failure, allowsTimeSensitive: row.allowsTimeSensitive) }
+    predicate: predicate, targetContentIdentifierPrefix: row.prefix, allowsTimeSensitive: row.allowsTimeSensitive,
+    allowsCriticalAlerts: row.allowsCriticalAlerts)
+  if let failure = row.failure {
+    filter = .unavailable(
+      failure, allowsTimeSensitive: row.allowsTimeSensitive, allowsCriticalAlerts: row.allowsCriticalAlerts)
+  }
   let content = NotificationContent(
     filterCriteria: row.criteria, targetContentIdentifier: row.target, interruptionLevel: row.level)
   let decision = filter.decide(content)
@@ -191,6 +207,12 @@ func everyDecisionReason(_ row: DecisionCase) throws {
     .filterUnavailable("boom"), "filterUnavailable", "the app's filter for the Focus is unavailable: boom",
     "the app's filter for the Work Focus is unavailable: boom"
   ),
+  (
+    .unknownUser, "unknownUser", "the service has no Focus state for this user",
+    "the service has no Focus state for this user"
+  ),
+  (.silencedByFocus, "silencedByFocus", "the Focus silences this app", "the Work Focus silences this app"),
+  (.allowedSender, "allowedSender", "the Focus allows this sender", "the Work Focus allows this sender"),
 ])
 func reasonPhrases(reason: NotificationDecision.Reason, code: String, plain: String, named: String) {
   #expect(reason.code == code)

@@ -15,7 +15,7 @@ struct FastPathTests {
   ])
   func decisionGraphsAreMadeForTestsOnly(_ format: String, _ expected: Bool) throws {
     let p = try SiftPredicate(format: format, arguments: format.contains("%@") ? [["a"]] : [])
-    #expect(p.program.hasGraph == expected, "\(format)\n\(p.bytecodeListing)")
+    #expect(p.program.code.hasGraph == expected, "\(format)\n\(p.bytecodeListing)")
   }
 
   /// Every random predicate of the differential test whose program has a graph: the graph
@@ -23,7 +23,7 @@ struct FastPathTests {
   @Test func theGraphAgreesWithTheDispatchLoop() throws {
     var graphs = 0
     for (format, object) in RandomCases.make(seed: 77, count: 20_000) {
-      guard let p = try? SiftPredicate(format: format), p.program.hasGraph else { continue }
+      guard let p = try? SiftPredicate(format: format), p.program.code.hasGraph else { continue }
       graphs += 1
       let viaGraph = Self.run(p, object, graph: true)
       let viaLoop = Self.run(p, object, graph: false)
@@ -37,8 +37,8 @@ struct FastPathTests {
       var env = Environment(variables: nil, stepsLeft: p.options.limits.maxSteps)
       return Result { () throws(EvaluationError) in
         graph
-          ? try Machine.runGraph(p.program, .value(v), &env)
-          : try Machine.runBytecode(p.program, input: .value(v), environment: &env)
+          ? try Machine.runGraph(p.program.executable, ValueReader(root: v), &env)
+          : try Machine.runBytecode(p.program.executable, input: ValueReader(root: v), environment: &env)
       }
     }
   }

@@ -162,9 +162,9 @@ import Testing
       format: "s MATCHES '(a|b)*bb' OR SUBQUERY(xs, $x, $x MATCHES 'x+').@count > 0 OR s MATCHES p",
       options: CompileOptions(limits: limits))
     #expect(p.program.regexes.map(\.limits) == [limits.regex])
-    #expect(p.program.regexLimits == limits.regex)
-    #expect(p.program.subprograms.map(\.program.regexes[0].limits) == [limits.regex])
-    #expect(p.program.subprograms.map(\.program.regexLimits) == [limits.regex])
+    #expect(p.program.code.regexLimits == limits.regex)
+    #expect(p.program.code.subprograms.map(\.program.regexes[0].limits) == [limits.regex])
+    #expect(p.program.code.subprograms.map(\.program.code.regexLimits) == [limits.regex])
     if p.program.regexes[0].usesJIT {
       let input: SiftValue = ["s": .string(String(repeating: "ab", count: 200) + "bb"), "xs": [], "p": "x"]
       #expect(try p.evaluate(with: input) == true)

@@ -82,6 +82,24 @@ import Testing
     }
   }
 
+  /// A predicate of its own is indexed under a key no shared code put in the set's schema:
+  /// the set still reads that key for it (by name), alone or beside shared ones.
+  @Test(arguments: [
+    ["SUBQUERY(tags, $t, $t BEGINSWITH 'u').@count > 0 AND s == 'x'"],
+    ["SUBQUERY(tags, $t, $t BEGINSWITH 'u').@count > 0 AND s == 'x'", "t == 'y'"],
+    ["FUNCTION(s, 'uppercaseString') == 'X' AND k == 2", "SUBQUERY(tags, $t, $t == 'urgent').@count == 1"],
+  ])
+  func ownProgramsAreFoundUnderKeysOutsideTheSchema(_ formats: [String]) throws {
+    let predicates = try formats.map { try SiftPredicate(format: $0) }
+    let set = SiftPredicateSet<Int>()
+    for (i, p) in predicates.enumerated() { set.insert(p, id: i) }
+    for record: SiftValue in [["s": "x", "tags": ["urgent"], "k": 2, "t": "y"], ["s": "x"], ["k": 2, "s": "x"]] {
+      let expected = predicates.indices.filter { predicates[$0].matches(record) }
+      #expect(set.matches(record) == expected)
+    }
+    #expect(set.matches(["s": "x", "tags": ["urgent"], "k": 2, "t": "y"]) == Array(predicates.indices))
+  }
+
   // MARK: - Heavy constants
 
   /// Whether a predicate shares its shape's program is decided at insertion: constants

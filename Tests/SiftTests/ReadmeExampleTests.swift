@@ -16,5 +16,5 @@ import Testing
     urgent.predicateFormat
       == #"account IN {"acct-1", "acct-7"} AND priority >= 3 AND NOT sender ENDSWITH[c] "@spam.example" AND ANY tags == "urgent""#
   )
-  #expect(urgent.bytecodeListing.contains(#"inStrings "account", set0"#))
+  #expect(urgent.bytecodeListing.contains(#"inStrings "account", o0"#))
 }

@@ -14,4 +14,9 @@ uint64_t sift_bench_allocations(void);
  * why timed rounds run with counting off. */
 void sift_bench_count_allocations(bool on);
 
+/* The bytes glibc's allocator has handed out and not had back: small blocks (mallinfo2's
+ * uordblks) and mapped ones (hblkhd). Unlike the resident set it goes down when memory is
+ * freed, so the focus-scale suite measures each path's bytes per user on its own. */
+uint64_t sift_bench_heap_bytes(void);
+
 #endif

@@ -75,13 +75,6 @@ int sift_json_parse(sift_json_parser *parser, const char *buf, size_t len, size_
 int sift_json_value_at(sift_json_parser *parser, const sift_json_key *path, size_t depth,
                        const sift_json_event **events, size_t *count);
 
-/* Where one key's value lies in the events of sift_json_record: `count` events from
- * `first`; count 0 when the key is absent. */
-typedef struct {
-  size_t first;
-  size_t count;
-} sift_json_span;
-
 typedef struct sift_json_record_plan sift_json_record_plan;
 
 /* A plan that reads the top-level `keys` (copied; a key may hold NUL bytes) of a document
@@ -90,14 +83,46 @@ typedef struct sift_json_record_plan sift_json_record_plan;
 sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, size_t count);
 void sift_json_record_plan_destroy(sift_json_record_plan *plan);
 
+/* One key's value in the last parsed document, for sift_json_record_fields: a string's
+ * unescaped bytes (v.ptr, len), a number, a boolean or null, in place; an array or object
+ * by its type only (read it with sift_json_field_array_* or sift_json_field_events).
+ * type 0 when the key is absent. 16 bytes. */
+typedef struct {
+  uint32_t type; /* a sift_json_event_type: STRING, INT, UINT, DOUBLE, TRUE, FALSE, NULL,
+                    ARRAY_START or OBJECT_START; 0 when absent */
+  uint32_t len;
+  union {
+    const char *ptr;
+    int64_t i;
+    uint64_t u;
+    double d;
+  } v;
+} sift_json_field;
+
 /* The values of the plan's keys in the last parsed document, which must be an object
- * (SIFT_JSON_MISSING otherwise): its fields are visited once, each key found by a hash
- * lookup (or by comparing with a few keys), so the work is linear in the fields whatever
- * the number of keys. The last occurrence of a key wins. `spans` gets one span per key,
- * in the plan's order, into `events`; both stay valid until the next call on the parser
- * or the plan. */
-int sift_json_record(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_event **events,
-                     const sift_json_span **spans);
+ * (SIFT_JSON_MISSING otherwise), one field per key in the plan's order, read in one pass
+ * over the document's fields (the last occurrence of a key wins) with nothing copied or
+ * converted. Valid until the next call on the parser or the plan. */
+int sift_json_record_fields(sift_json_parser *parser, sift_json_record_plan *plan, const sift_json_field **fields);
+
+/* Where an iteration over an array field stands (opaque). */
+typedef struct {
+  uint64_t opaque[4];
+} sift_json_cursor;
+
+/* Starts iterating the array in the plan's field `slot` (SIFT_JSON_MISSING when it is not
+ * an array), after sift_json_record_fields; `count` gets its number of elements. */
+int sift_json_field_array_begin(const sift_json_record_plan *plan, size_t slot, sift_json_cursor *cursor,
+                                size_t *count);
+
+/* The next element of the array as a field (an array or object element has only its type):
+ * 1, or 0 at the end. */
+int sift_json_field_array_next(sift_json_cursor *cursor, sift_json_field *element);
+
+/* The plan's field `slot` as events (as sift_json_value_at gives them): for values that must
+ * be converted whole. Valid until the next call on the parser. */
+int sift_json_field_events(sift_json_parser *parser, const sift_json_record_plan *plan, size_t slot,
+                           const sift_json_event **events, size_t *count);
 
 /* 1 when the last parsed document is an object, 0 otherwise (or before a parse). */
 int sift_json_root_is_object(const sift_json_parser *parser);

@@ -37,14 +37,14 @@ extension SiftPredicate {
     case ObjectIdentifier([String: Any].self):
       return try withUnsafePointer(to: ExistentialPayload.load(object, as: [String: Any].self)) {
         (p) throws(EvaluationError) in
-        try run(.foundation(p), variables: variables)
+        try run(FoundationReader(dictionary: p), variables: variables)
       }
     case ObjectIdentifier(String.self):
       return try run(.string(ExistentialPayload.load(object, as: String.self)), variables: variables)
     default:
       if let d = object as? NSDictionary, let bridged = d as? [String: Any] {
         return try withUnsafePointer(to: bridged) { (p) throws(EvaluationError) in
-          try run(.foundation(p), variables: variables)
+          try run(FoundationReader(dictionary: p), variables: variables)
         }
       }
       let value: SiftValue

@@ -59,7 +59,7 @@ public struct SiftExpression: Sendable, Hashable, CustomStringConvertible {
   {
     try withUnsafePointer(to: object) { (p) throws(EvaluationError) -> SiftValue in
       var environment = Environment(variables: variables, stepsLeft: options.limits.maxSteps)
-      return try Machine.value(program, input: .value(p), environment: &environment)
+      return try Machine.value(program.executable, input: ValueReader(root: p), environment: &environment)
     }
   }
 

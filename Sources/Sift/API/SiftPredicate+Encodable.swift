@@ -68,7 +68,7 @@ extension SiftPredicate {
     throws(EvaluationError) -> Bool
   {
     try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
-      try run(.object(UnsafeRawPointer(p), T.self), variables: variables)
+      try run(ObjectReader(object: UnsafeRawPointer(p), type: T.self), variables: variables)
     }
   }
 

@@ -69,6 +69,6 @@ extension SiftPredicate {
         .typeMismatch, "this predicate was compiled for \(layout.takeUnretainedValue().typeName), not \(typeName())",
         at: syntax.range)
     }
-    return try run(.typed(root, layout), variables: variables)
+    return try run(TypedReader(base: root, layout: layout), variables: variables)
   }
 }

@@ -1,3 +1,4 @@
+import CSiftJSON
 import Synchronization
 
 /// A compiled predicate: parse and compile once, evaluate many times, from any thread.
@@ -144,17 +145,21 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   // MARK: - Evaluation
 
   func run(_ value: SiftValue, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
-    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in try run(.value(p), variables: variables) }
+    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
+      try run(ValueReader(root: p), variables: variables)
+    }
   }
 
   /// `variables` nil for none: `matches` passes no dictionary, so it retains and releases none.
-  func run(_ input: Input, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
+  func run<R: InputReader>(_ input: R, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     let program = storage.program
+    // A one-test program on a subject viewed in place: no dispatch loop at all.
+    if program.kernel != nil, let answer = try Machine.runKernel(program, input) { return answer }
     var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
     // A decision graph reads no variables; going straight to it skips the dispatch loop's
     // entry.
-    if program.hasGraph { return try Machine.runGraph(program, input, &environment) }
-    if program.usesVariables { environment.variables = variables ?? [:] }
+    if program.code.hasGraph { return try Machine.runGraph(program.executable, input, &environment) }
+    if program.code.usesVariables { environment.variables = variables ?? [:] }
     return try Machine.run(program, input: input, environment: &environment)
   }
 
@@ -181,7 +186,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     throws(EvaluationError) -> Bool
   {
     try withUnsafePointer(to: object) { (p) throws(EvaluationError) in
-      try run(.object(UnsafeRawPointer(p), type(of: object)), variables: variables)
+      try run(ObjectReader(object: UnsafeRawPointer(p), type: type(of: object)), variables: variables)
     }
   }
 
@@ -195,9 +200,6 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       throw EvaluationError(
         .typeMismatch, "the record's schema is not the one this predicate was compiled with", at: syntax.range)
     }
-    if let kernel = storage.program.kernel, let s = kernelSubject(kernel, record) {
-      return try Machine.runKernel(kernel, storage.program, s)
-    }
     return try run(record, variables: variables)
   }
 
@@ -210,7 +212,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   {
     let record = SiftRecord(schema: schema, exactly: [])
     return try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
-      try run(.record(p, values), variables: variables)
+      try run(RecordReader(record: p, values: values), variables: variables)
     }
   }
 
@@ -219,7 +221,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   private func run(_ record: SiftRecord, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     try withUnsafePointer(to: record) { (p) throws(EvaluationError) in
       try record.values.withUnsafeBufferPointer { (values) throws(EvaluationError) in
-        try run(.record(p, values), variables: variables)
+        try run(RecordReader(record: p, values: values), variables: variables)
       }
     }
   }
@@ -229,31 +231,15 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   @inline(__always)
   private func fitsSchema(_ record: SiftRecord) -> Bool { storage.options.schema.map { $0 == record.schema } ?? true }
 
-  /// For `sift filter`: the record slot whose string alone decides this predicate (a
-  /// one-test program `key IN {strings}` without folding options), so a caller holding
-  /// the string's UTF-8 bytes can decide with ``kernelContains(utf8:)`` and build no
-  /// `String`; nil for every other predicate.
-  package var byteKernelSlot: Int? {
-    guard let kernel = storage.program.kernel, kernel.source == .slot, kernel.trustedOpcode == .inStrings,
-      !storage.program.setRefs[kernel.b]._withUnsafeGuaranteedRef({ $0.folds })
-    else { return nil }
-    return kernel.a
-  }
-
-  /// The answer of the ``byteKernelSlot`` test for a string given as UTF-8 bytes, or nil
-  /// when the general path must run (a subject longer than the step budget allows, which
-  /// the general path reports as an error).
-  package func kernelContains(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-    guard let kernel = storage.program.kernel, bytes.count <= storage.program.kernelMaxBytes else { return nil }
-    return storage.program.setRefs[kernel.b]._withUnsafeGuaranteedRef { $0.contains(utf8: bytes) }
-  }
-
-  /// The string a slot kernel tests in `record`, or nil when the general path must run.
-  @inline(__always)
-  private func kernelSubject(_ kernel: Instruction, _ record: SiftRecord) -> String? {
-    guard kernel.source == .slot, kernel.a < record.values.count, case .string(let s) = record.values[kernel.a]
-    else { return nil }
-    return s
+  /// Evaluates against a JSON document simdjson parsed, as the values of a record plan's
+  /// keys (`sift_json_record_fields`; this predicate compiled for the schema of `keys`):
+  /// strings, integers and arrays of strings are tested where the parser keeps them, with
+  /// nothing built.
+  package func evaluate(
+    json parser: OpaquePointer, plan: OpaquePointer, fields: UnsafePointer<sift_json_field>,
+    keys: UnsafeBufferPointer<String>, variables: [String: SiftValue]
+  ) throws(EvaluationError) -> Bool {
+    try run(JSONRecordReader(parser: parser, plan: plan, fields: fields, keys: keys), variables: variables)
   }
 
   /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use
@@ -272,7 +258,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// evaluation fails**.
   public func matches(_ object: some SiftKeyValueCoding) -> Bool {
     (try? withUnsafePointer(to: object) { (p) throws(EvaluationError) in
-      try run(.object(UnsafeRawPointer(p), type(of: object)), variables: nil)
+      try run(ObjectReader(object: UnsafeRawPointer(p), type: type(of: object)), variables: nil)
     }) ?? false
   }
 
@@ -282,9 +268,6 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
   /// Evaluates against a record; **returns false when evaluation fails**.
   public func matches(_ record: SiftRecord) -> Bool {
     guard fitsSchema(record) else { return false }
-    if let kernel = storage.program.kernel, let s = kernelSubject(kernel, record) {
-      return (try? Machine.runKernel(kernel, storage.program, s)) ?? false
-    }
     return (try? run(record, variables: nil)) ?? false
   }
 }

@@ -2,40 +2,46 @@
 /// its source range, then the pools. Used by golden tests and `sift explain`.
 enum Disassembler {
   static func listing(_ p: Program, indent: String = "") -> String {
+    let code = p.code
     var lines: [String] = []
-    lines.append("\(indent)registers: \(p.registerCount)")
-    for (pc, i) in p.code.enumerated() {
+    lines.append("\(indent)registers: \(code.registerCount)")
+    for (pc, i) in code.code.enumerated() {
       let pcText = String(pc).leftPadded(4)
-      lines.append("\(indent)\(pcText)  \(describe(i, p).padded(44)) ; \(p.ranges[pc])")
+      lines.append("\(indent)\(pcText)  \(describe(i, p).padded(44)) ; \(code.ranges[pc])")
     }
     func pool<T>(_ name: String, _ items: [T], _ show: (T) -> String) {
       guard !items.isEmpty else { return }
       lines.append("\(indent)\(name):")
       for (k, item) in items.enumerated() { lines.append("\(indent)  [\(k)] \(show(item))") }
     }
-    pool("constants", p.constants) { ExpressionSyntax(.constant($0)).description }
-    pool("names", p.names) { "\"\($0)\"" }
-    pool("paths", p.paths) { $0.joined(separator: ".") }
-    pool("comparisons", p.comparisons) { d in
+    pool("constants", p.pool.values) { ExpressionSyntax(.constant($0)).description }
+    pool("names", code.names) { "\"\($0)\"" }
+    pool("paths", code.paths) { $0.joined(separator: ".") }
+    pool("comparisons", code.comparisons) { d in
       var s = (d.quantifier.map { $0.rawValue + " " } ?? "") + d.op.rawValue
       if !d.options.isEmpty { s += "[\(d.options.letters)]" }
-      return s
+      return s + (d.constantSlot.map { ", k\($0)" } ?? "")
     }
-    pool("needles", p.needles) { "\"\($0.text)\"\($0.options.isEmpty ? "" : " [\($0.options.letters)]")" }
-    pool("string sets", p.stringSets) { s in
-      let kind = s.count <= StringSet.linearLimit ? "linear" : "hashed"
-      return "\(s.count) strings, \(kind)\(s.options.isEmpty ? "" : " [\(s.options.letters)]")"
-    }
-    pool("likes", p.likes) { _ in "wildcard pattern" }
-    pool("regexes", p.regexes) { r in
-      let how = r.isLiteralSearch ? "literal search" : r.isDotStarSearch ? "PCRE2 JIT, unanchored search" : "PCRE2 JIT"
-      return "\"\(r.pattern)\" (\(how))"
-    }
-    for (k, sub) in p.subprograms.enumerated() {
+    pool("objects", p.pool.objects, describe)
+    for (k, sub) in code.subprograms.enumerated() {
       lines.append("\(indent)subprogram [\(k)] binding $\(sub.variable):")
       lines.append(listing(sub.program, indent: indent + "  "))
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// An object slot: what the constant of a test compiled to.
+  static func describe(_ o: PoolObject) -> String {
+    switch o {
+    case .needle(let n): return "needle \"\(n.text)\"\(n.options.isEmpty ? "" : " [\(n.options.letters)]")"
+    case .set(let s):
+      let kind = s.count <= StringSet.linearLimit ? "linear" : "hashed"
+      return "set of \(s.count) strings, \(kind)\(s.options.isEmpty ? "" : " [\(s.options.letters)]")"
+    case .like: return "wildcard pattern"
+    case .regex(let r):
+      let how = r.isLiteralSearch ? "literal search" : r.isDotStarSearch ? "PCRE2 JIT, unanchored search" : "PCRE2 JIT"
+      return "regex \"\(r.pattern)\" (\(how))"
+    }
   }
 
   static func describe(_ i: Instruction, _ p: Program) -> String {
@@ -43,29 +49,29 @@ enum Disassembler {
     switch i.opcode {
     case .loadConst: return "loadConst r\(i.a), k\(i.b)"
     case .loadSelf: return "loadSelf r\(i.a)"
-    case .loadRoot: return "loadRoot r\(i.a), \"\(p.names[i.b])\""
+    case .loadRoot: return "loadRoot r\(i.a), \"\(p.code.names[i.b])\""
     case .loadSlot: return "loadSlot r\(i.a), slot \(i.b)"
     case .keyPath: return "keyPath r\(i.a), r\(i.b), path\(i.c)"
-    case .loadVar: return "loadVar r\(i.a), $\(p.names[i.b])"
-    case .storeVar: return "storeVar $\(p.names[i.b]), r\(i.a)"
+    case .loadVar: return "loadVar r\(i.a), $\(p.code.names[i.b])"
+    case .storeVar: return "storeVar $\(p.code.names[i.b]), r\(i.a)"
     case .index: return "index r\(i.a), r\(i.b)[r\(i.c)]"
     case .indexSpecial: return "index r\(i.a), r\(i.b)[\(["FIRST", "LAST", "SIZE"][i.d])]"
     case .binary: return "binary r\(i.a), r\(i.b) \(BinaryOperator.allCases[i.d].rawValue) r\(i.c)"
     case .negate: return "negate r\(i.a), r\(i.b)"
     case .bitwiseNot: return "bitwiseNot r\(i.a), r\(i.b)"
     case .call: return "call r\(i.a), \(BuiltinFunction.allCases[i.c].rawValue)(r\(i.b)..<r\(i.b + i.d))"
-    case .callCustom: return "callCustom r\(i.a), \"\(p.names[i.c])\"(r\(i.b)..<r\(i.b + i.d))"
+    case .callCustom: return "callCustom r\(i.a), \"\(p.code.names[i.c])\"(r\(i.b)..<r\(i.b + i.d))"
     case .makeArray: return "makeArray r\(i.a), r\(i.b)..<r\(i.b + i.c)"
-    case .cast: return "cast r\(i.a), r\(i.b), \"\(p.names[i.c])\""
+    case .cast: return "cast r\(i.a), r\(i.b), \"\(p.code.names[i.c])\""
     case .subquery: return "subquery r\(i.a), r\(i.b), sub\(i.c)"
     case .compare: return "compare r\(i.a), r\(i.b), cmp\(i.c)"
     case .compareConst: return "compareConst\(q[i.quantifier]) \(subject(i, p)), k\(i.b), cmp\(i.c)"
-    case .inStrings: return "inStrings\(q[i.quantifier]) \(subject(i, p)), set\(i.b)"
+    case .inStrings: return "inStrings\(q[i.quantifier]) \(subject(i, p)), o\(i.b)"
     case .stringTest:
-      let d = p.comparisons[i.c]
-      return "stringTest\(q[i.quantifier]) \(subject(i, p)) \(d.op.rawValue) needle\(i.b)"
-    case .like: return "like\(q[i.quantifier]) \(subject(i, p)), like\(i.b)"
-    case .matches: return "matches\(q[i.quantifier]) \(subject(i, p)), regex\(i.b)"
+      let d = p.code.comparisons[i.c]
+      return "stringTest\(q[i.quantifier]) \(subject(i, p)) \(d.op.rawValue) o\(i.b)"
+    case .like: return "like\(q[i.quantifier]) \(subject(i, p)), o\(i.b)"
+    case .matches: return "matches\(q[i.quantifier]) \(subject(i, p)), o\(i.b)"
     case .setFlag: return "setFlag \(i.d != 0)"
     case .not: return "not"
     case .jump: return "jump \(i.b)"
@@ -82,7 +88,7 @@ enum Disassembler {
     case .register: "r\(i.a)"
     case .evaluatedObject: "SELF"
     case .slot: "slot \(i.a)"
-    case .root: "\"\(p.names[i.a])\""
+    case .root: "\"\(p.code.names[i.a])\""
     }
   }
 }

@@ -5,39 +5,55 @@ enum Verifier {
   static func verify(_ p: Program, range: SourceRange) throws(SyntaxError) {
     let limit = InstructionLimits.maxOperand
     // The largest table decides (no array of sizes: compiling is allocation-bound).
+    let code = p.code
     let largest = max(
-      p.code.count, p.registerCount, p.constants.count, p.names.count, p.paths.count, p.comparisons.count,
-      p.needles.count, p.stringSets.count, p.likes.count, p.regexes.count, p.subprograms.count)
+      code.code.count, code.registerCount, code.valueCount, code.names.count, code.paths.count,
+      code.comparisons.count, code.objectCount, code.subprograms.count)
     guard largest < limit else {
       throw SyntaxError("predicate is too large to compile (a table exceeds \(limit) entries)", at: range)
     }
-    guard p.ranges.count == p.code.count, p.code.last?.opcode == .ret else {
+    guard code.ranges.count == code.code.count, code.code.last?.opcode == .ret,
+      p.pool.values.count == code.valueCount, p.pool.objects.count == code.objectCount
+    else {
       throw SyntaxError("internal error: malformed program", at: range)
     }
-    for (pc, i) in p.code.enumerated() {
+    for d in code.comparisons where d.constantSlot.map({ $0 >= code.valueCount }) ?? false {
+      throw SyntaxError("internal error: a comparison names a constant out of range", at: range)
+    }
+    for (pc, i) in code.code.enumerated() {
       guard check(i, p) else {
         throw SyntaxError("internal error: instruction \(pc) (\(i.opcode)) has an operand out of range", at: range)
       }
     }
-    for sub in p.subprograms { try verify(sub.program, range: range) }
+    for sub in code.subprograms { try verify(sub.program, range: range) }
   }
 
   /// A test instruction's subject operand and modifier (quantifier 0–2, no stray bits).
   private static func subject(_ i: Instruction, _ p: Program) -> Bool {
     guard i.quantifier <= 2, i.d >> 6 == 0 else { return false }
     switch i.source {
-    case .register: return i.a < p.registerCount
+    case .register: return i.a < p.code.registerCount
     case .evaluatedObject: return i.a == 0
     case .slot: return true
-    case .root: return i.a < p.names.count
+    case .root: return i.a < p.code.names.count
     }
   }
 
-  private static func check(_ i: Instruction, _ p: Program) -> Bool {
+  /// Object slot `k` holds what test `op` reads.
+  private static func object(_ k: Int, _ op: Opcode, _ p: Program) -> Bool {
+    guard k < p.pool.objects.count else { return false }
+    switch (op, p.pool.objects[k]) {
+    case (.inStrings, .set), (.stringTest, .needle), (.like, .like), (.matches, .regex): return true
+    default: return false
+    }
+  }
+
+  private static func check(_ i: Instruction, _ program: Program) -> Bool {
+    let p = program.code
     let r = p.registerCount
     func reg(_ x: Int) -> Bool { x < r }
     switch i.opcode {
-    case .loadConst: return reg(i.a) && i.b < p.constants.count
+    case .loadConst: return reg(i.a) && i.b < p.valueCount
     case .loadSelf, .flagToValue: return reg(i.a)
     case .loadRoot, .loadVar, .storeVar: return reg(i.a) && i.b < p.names.count
     case .loadSlot: return reg(i.a)
@@ -53,11 +69,10 @@ enum Verifier {
     case .cast: return reg(i.a) && reg(i.b) && i.c < p.names.count
     case .subquery: return reg(i.a) && reg(i.b) && i.c < p.subprograms.count
     case .compare: return reg(i.a) && reg(i.b) && i.c < p.comparisons.count
-    case .compareConst: return subject(i, p) && i.b < p.constants.count && i.c < p.comparisons.count
-    case .inStrings: return subject(i, p) && i.b < p.stringSets.count && i.c < p.comparisons.count
-    case .stringTest: return subject(i, p) && i.b < p.needles.count && i.c < p.comparisons.count
-    case .like: return subject(i, p) && i.b < p.likes.count && i.c < p.comparisons.count
-    case .matches: return subject(i, p) && i.b < p.regexes.count && i.c < p.comparisons.count
+    case .compareConst: return subject(i, program) && i.b < p.valueCount && i.c < p.comparisons.count
+    case .inStrings, .stringTest, .like, .matches:
+      return subject(i, program) && object(i.b, i.opcode, program) && i.c < p.comparisons.count
+        && p.comparisons[i.c].constantSlot != nil
     case .setFlag, .not, .ret: return true
     case .jump, .jumpIfFalse, .jumpIfTrue: return i.b < p.code.count
     }

@@ -17,7 +17,13 @@ extension Compiler {
     case .evaluatedObject:
       emit(.loadSelf, a: r, range: range)
     case .variable(let n):
-      emit(.loadVar, a: r, b: name(n), range: range)
+      if let (v, parameter) = constantOperand(e), let parameter {
+        let slot = parameterSlot(v)
+        bindings[parameter] = .value(slot)
+        emit(.loadConst, a: r, b: slot, range: range)
+      } else {
+        emit(.loadVar, a: r, b: name(n), range: range)
+      }
     case .assignment(let variable, let value):
       try expression(value, into: r)
       emit(.storeVar, a: r, b: name(variable), range: range)

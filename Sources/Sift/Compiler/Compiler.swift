@@ -9,6 +9,11 @@ struct Compiler {
   /// Bound into every MATCHES pattern and used by constant folding.
   let limits: EvaluationLimits
   var nextRegister = 0
+  /// Shape mode (``compileShape(_:parameters:slots:limits:)``): the constant each shape
+  /// parameter stands for in the predicate compiled, and where the code reads each
+  /// parameter (filled as the code is generated).
+  var parameters: [SiftValue]? = nil
+  var bindings: [ParameterBinding?] = []
 
   init(slots: SlotResolver?, functions: SiftFunctions, limits: EvaluationLimits) {
     self.slots = slots
@@ -131,6 +136,30 @@ struct Compiler {
     return program.constants.count - 1
   }
 
+  /// The constant `e` is, with the shape parameter it stands for (nil for a literal).
+  func constantOperand(_ e: ExpressionSyntax) -> (SiftValue, Int?)? {
+    switch e.kind {
+    case .constant(let v): return (v, nil)
+    case .variable:
+      guard let parameters, let k = ShapeExtraction.parameter(e), k < parameters.count else { return nil }
+      return (parameters[k], k)
+    default: return nil
+    }
+  }
+
+  /// A value slot of its own for a parameter's constant (never shared: other predicates
+  /// bind other values to it).
+  mutating func parameterSlot(_ v: SiftValue) -> Int {
+    program.constants.append(v)
+    return program.constants.count - 1
+  }
+
+  /// A new object slot (objects are per comparison: never shared).
+  mutating func object(_ o: PoolObject) -> Int {
+    program.objects.append(o)
+    return program.objects.count - 1
+  }
+
   mutating func name(_ s: String) -> Int {
     // Equal names must also match bytewise.
     if let candidates = program.nameIndex[s],
@@ -212,83 +241,86 @@ struct Compiler {
     let quantifierCode = c.quantifier.map { $0 == .any ? 1 : 2 } ?? 0
     let folding: StringCostClass =
       c.options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty ? .bytes : .folded
-    if case .constant(let k) = c.rhs.kind {
-      let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: k)
+    if let (k, parameter) = constantOperand(c.rhs) {
+      var descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constantSlot: nil)
+      /// The value slot of the constant: a parameter's own slot, bound per predicate.
+      func slot(_ binding: (Int) -> ParameterBinding?) -> Int {
+        guard let parameter else { return constant(k) }
+        let slot = parameterSlot(k)
+        bindings[parameter] = binding(slot)
+        return slot
+      }
       switch (c.op, k) {
       case (.in, .array(let elements)) where !elements.isEmpty && elements.allSatisfy(\.isString):
         let (lhs, source) = try subject(c.lhs)
-        program.stringSets.append(StringSet(elements, options: c.options))
+        let o = object(.set(StringSet(elements, options: c.options)))
+        descriptor.constantSlot = slot { .set(value: $0, object: o, options: c.options) }
         emit(
-          .inStrings, a: lhs, b: program.stringSets.count - 1, c: comparison(descriptor),
+          .inStrings, a: lhs, b: o, c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.equal, .string(let s)), (.beginsWith, .string(let s)), (.endsWith, .string(let s)),
         (.contains, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        program.needles.append(StringNeedle(s, options: c.options, test: NeedleTest(c.op)!))
+        let test = NeedleTest(c.op)!
+        let o = object(.needle(StringNeedle(s, options: c.options, test: test)))
+        descriptor.constantSlot = slot { .needle(value: $0, object: o, options: c.options, test: test) }
         emit(
-          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(descriptor),
-          d: source.modifier(quantifier: quantifierCode, cost: folding),
+          .stringTest, a: lhs, b: o,
+          c: comparison(descriptor), d: source.modifier(quantifier: quantifierCode, cost: folding),
           range: range)
         return
       case (.notEqual, .string(let s)) where c.quantifier == nil:
         let (lhs, source) = try subject(c.lhs)
-        program.needles.append(StringNeedle(s, options: c.options))
-        var equal = descriptor
-        equal.op = .equal
+        descriptor.op = .equal
+        let o = object(.needle(StringNeedle(s, options: c.options)))
+        descriptor.constantSlot = slot { .needle(value: $0, object: o, options: c.options, test: .equal) }
         emit(
-          .stringTest, a: lhs, b: program.needles.count - 1, c: comparison(equal),
+          .stringTest, a: lhs, b: o, c: comparison(descriptor),
           d: source.modifier(quantifier: 0, cost: folding),
           range: range)
         emit(.not, range: range)
         return
       case (.like, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
-        program.likes.append(LikePattern(s, options: c.options))
+        descriptor.constantSlot = slot { _ in nil }
         emit(
-          .like, a: lhs, b: program.likes.count - 1, c: comparison(descriptor),
+          .like, a: lhs, b: object(.like(LikePattern(s, options: c.options))), c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: .like), range: range)
         return
       case (.matches, .string(let s)):
         let (lhs, source) = try subject(c.lhs)
+        let regex: RegexPattern
         do throws(RegexFailure) {
-          program.regexes.append(
-            try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive), limits: limits.regex))
+          regex = try RegexPattern(s, caseInsensitive: c.options.contains(.caseInsensitive), limits: limits.regex)
         } catch {
           throw Self.patternError(error, c.rhs.range)
         }
+        descriptor.constantSlot = slot { _ in nil }
         emit(
-          .matches, a: lhs, b: program.regexes.count - 1, c: comparison(descriptor),
+          .matches, a: lhs, b: object(.regex(regex)), c: comparison(descriptor),
           d: source.modifier(
-            quantifier: quantifierCode,
-            cost: program.regexes.last!.engine == .backtrackingBounded ? .backtracking : .bytes),
+            quantifier: quantifierCode, cost: regex.engine == .backtrackingBounded ? .backtracking : .bytes),
           range: range)
         return
       default:
         let (lhs, source) = try subject(c.lhs)
         emit(
-          .compareConst, a: lhs, b: constant(k), c: comparison(descriptor),
+          .compareConst, a: lhs, b: slot { .value($0) }, c: comparison(descriptor),
           d: source.modifier(quantifier: quantifierCode, cost: folding), range: range)
         return
       }
     }
     let lhs = try expression(c.lhs)
     let rhs = try expression(c.rhs)
-    let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constant: nil)
+    let descriptor = ComparisonDescriptor(op: c.op, options: c.options, quantifier: c.quantifier, constantSlot: nil)
     emit(.compare, a: lhs, b: rhs, c: comparison(descriptor), range: range)
   }
 }
 
 extension ComparisonDescriptor {
-  func isIdentical(to other: ComparisonDescriptor) -> Bool {
-    guard op == other.op, options == other.options, quantifier == other.quantifier else { return false }
-    switch (constant, other.constant) {
-    case (nil, nil): return true
-    case (let a?, let b?): return a.isIdentical(to: b)
-    default: return false
-    }
-  }
+  func isIdentical(to other: ComparisonDescriptor) -> Bool { self == other }
 }
 
 extension SiftValue {

@@ -34,11 +34,11 @@ indirect enum ClausePlan: Sendable {
   /// condition with the lowest `cost` (about how many candidates it would let through);
   /// nil when there is none (the predicate is then evaluated for every record). An empty
   /// list: the predicate matches no record.
-  func atoms(_ constants: ConstantSlice, cost: (IndexAtom) -> Int) -> [IndexAtom]? {
+  func atoms(_ constants: [SiftValue], cost: (IndexAtom) -> Int) -> [IndexAtom]? {
     choose(constants, cost)?.atoms
   }
 
-  private func choose(_ constants: ConstantSlice, _ cost: (IndexAtom) -> Int) -> (cost: Int, atoms: [IndexAtom])? {
+  private func choose(_ constants: [SiftValue], _ cost: (IndexAtom) -> Int) -> (cost: Int, atoms: [IndexAtom])? {
     switch self {
     case .test(let t):
       return t.atom(constants).map { atom in atom.map { (cost($0), [$0]) } ?? (0, []) }
@@ -128,17 +128,12 @@ struct IndexableTest: Sendable {
   ///   the interval; strings and dates against a number are errors, null is false.
   /// - `ANY`: the same for some element of an array; ANY over null is false, over
   ///   anything else an error.
-  func atom(_ constants: ConstantSlice) -> IndexAtom?? {
+  func atom(_ constants: [SiftValue]) -> IndexAtom?? {
     guard constant < constants.count else { return nil }
-    switch constants.constant(constant) {
-    case .value(let c):
-      switch c.pointee {
-      case .array(let a): return atom(elements: a)
-      case .dictionary(let d) where op == .in: return atom(elements: Array(d.values))
-      default: return atom(c.pointee)
-      }
-    case .elements(let e):
-      return atom(elements: e)
+    switch constants[constant] {
+    case .array(let a): return atom(elements: a)
+    case .dictionary(let d) where op == .in: return atom(elements: Array(d.values))
+    case let c: return atom(c)
     }
   }
 

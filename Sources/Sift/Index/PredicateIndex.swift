@@ -6,9 +6,16 @@
 /// so sorting slots sorts by insertion.
 ///
 /// **Layout.** Each predicate is a run of values in one pool: a header (`.int`: its slot
-/// in the low 32 bits, its shape in the high ones), then its constants
-/// (``ConstantSlice``). The index's postings and intervals hold the run's offset, so
-/// checking a candidate reads one place in memory, with no object or array per predicate.
+/// in the low 32 bits, its shape in the high ones), the offset of its object run in
+/// ``BoundObjects`` (`.int`), then the values its shape's code reads, in the code's value
+/// slots (``PredicateShape/values(_:)``; for a predicate of its own, its constants). The
+/// index's postings and intervals hold the run's offset; a candidate is checked by running
+/// its shape's one ``Code`` on that run, as an ``Executable``: no object per predicate.
+///
+/// **Slots.** Shared code is compiled for the set's schema: every first key any shape reads
+/// has a slot, numbered as keys first appear (numbers never change, so code compiled
+/// earlier stays valid). A match reads each key at most once, whichever predicates read
+/// it (``SetValueReader``, ``JSONRecordReader``).
 ///
 /// **Removal.** Removing or replacing a predicate marks its run dead (its shape becomes
 /// ``removed``) and leaves its postings: a posting of a dead run is skipped. When dead
@@ -21,7 +28,7 @@ final class PredicateIndex {
   // What a match reads skips the dynamic exclusivity check: it is written only under the
   // set's write lock and read only under its read lock.
 
-  /// Every predicate's run: header, constants, flattened elements.
+  /// Every predicate's run: header, object offset, values.
   @exclusivity(unchecked) private var pool: ContiguousArray<SiftValue> = []
   /// Values of dead runs still in the pool.
   private var deadValues = 0
@@ -47,11 +54,34 @@ final class PredicateIndex {
   private var sharedShapes: [ShapeKey: UInt32] = [:]
   /// Shapes whose program did not compile: their predicates keep their own.
   private var unshareable: Set<ShapeKey> = []
+  /// The objects of shared shapes' predicates.
+  @exclusivity(unchecked) private(set) var objects = BoundObjects()
+
+  // MARK: Schema
+
+  /// The first keys shared code reads, by slot.
+  @exclusivity(unchecked) private(set) var keys: [String] = []
+  private var keySlots: [[UInt8]: Int] = [:]
+  private var schema = SiftSchema(fields: [])
+  /// First keys of group paths that no shared code reads (only predicates of their own
+  /// are indexed under them), by bytes: a reader reads them by name.
+  private var groupOnlyKeys: [String] = []
+  /// Changes whenever ``readKeys`` does.
+  private(set) var keyGeneration = 0
+
+  /// Every first key a match reads, shared code's slots first: what a reader that
+  /// views fields in place (``JSONRecordReader``) must have in its plan. Grows only.
+  var readKeys: [String] {
+    groupOnlyKeys.isEmpty ? keys : keys + groupOnlyKeys.filter { keySlots[Array($0.utf8)] == nil }
+  }
 
   // MARK: Index
 
-  /// The key paths the groups and the shapes' conjunctions read, numbered (``PathValues``).
+  /// The key paths the groups read, numbered.
   @exclusivity(unchecked) private var paths: [[String]] = []
+  /// The schema slot of each path's first key, or -1 (read by name): kept with the
+  /// paths and the keys, so a match looks no key up.
+  @exclusivity(unchecked) private var pathSlots: [Int] = []
   private var pathIDs: [[String]: Int] = [:]
   @exclusivity(unchecked) private var groups: [IndexGroup] = []
   private var groupIDs: [IndexGroupKey: Int] = [:]
@@ -72,19 +102,20 @@ final class PredicateIndex {
   // MARK: - Updates
 
   /// Enters `p` under a new slot, the next one.
-  func append(_ p: PreparedPredicate) -> UInt32 {
+  func append(_ p: PreparedPredicate) throws(PredicateSyntaxError) -> UInt32 {
     precondition(offsetOf.count < Int(UInt32.max), "a predicate set holds fewer than 2^32 predicates")
+    let shape = try shapeID(for: p)
     let slot = UInt32(offsetOf.count)
     offsetOf.append(0)
     postingsOf.append(0)
-    store(p, shape: shapeID(for: p), in: slot)
+    store(p, shape: shape, in: slot)
     liveCount += 1
     return slot
   }
 
   /// Puts `p` in the place of the predicate in the live `slot`.
-  func replace(_ slot: UInt32, with p: PreparedPredicate) {
-    let shape = shapeID(for: p)
+  func replace(_ slot: UInt32, with p: PreparedPredicate) throws(PredicateSyntaxError) {
+    let shape = try shapeID(for: p)
     retire(slot)
     store(p, shape: shape, in: slot)
   }
@@ -99,21 +130,18 @@ final class PredicateIndex {
 
   /// Writes the run of `p` at the end of the pool for `slot`, and indexes it.
   private func store(_ p: PreparedPredicate, shape: UInt32, in slot: UInt32) {
-    let flattened = shapes[Int(shape)]!.flattened
-    let (heads, elements) = ConstantSlice.layout(p.constants, mask: flattened)
-    append(slot: slot, shape: shape, heads: heads, elements: elements)
-    index(slot)
+    let s = shapes[Int(shape)]!
+    let values = s.program == nil ? p.constants : s.values(p.constants)
+    append(slot: slot, shape: shape, objects: objects.run(for: s, p.constants), values: values)
+    index(slot, p.constants)
   }
 
-  private func append(
-    slot: UInt32, shape: UInt32, heads: some Collection<SiftValue>, elements: some Collection<SiftValue>
-  ) {
-    precondition(
-      pool.count + 1 + heads.count + elements.count < Int(UInt32.max), "too many constants in a predicate set")
+  private func append(slot: UInt32, shape: UInt32, objects: UInt32, values: some Collection<SiftValue>) {
+    precondition(pool.count + 2 + values.count < Int(UInt32.max), "too many constants in a predicate set")
     offsetOf[Int(slot)] = UInt32(pool.count)
     pool.append(Self.header(slot: slot, shape: shape))
-    pool.append(contentsOf: heads)
-    pool.append(contentsOf: elements)
+    pool.append(.int(Int(objects)))
+    pool.append(contentsOf: values)
   }
 
   @inline(__always)
@@ -129,27 +157,40 @@ final class PredicateIndex {
     return (UInt32(truncatingIfNeeded: bits), UInt32(truncatingIfNeeded: bits >> 32))
   }
 
-  /// The constants of the run at `offset`, of `shape`.
+  /// The values of the run at `offset`, of `shape`.
   @inline(__always)
-  private static func constants(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int, _ shape: PredicateShape)
-    -> ConstantSlice
+  private static func values(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int, _ shape: PredicateShape)
+    -> UnsafeBufferPointer<SiftValue>
   {
-    let headsStart = offset + 1
-    let elementsStart = headsStart + shape.constantCount
-    return ConstantSlice(
-      heads: UnsafeBufferPointer(rebasing: pool[headsStart..<elementsStart]),
-      elements: UnsafeBufferPointer(rebasing: pool[elementsStart...]), flattened: shape.flattened)
+    let count = shape.program == nil ? shape.constantCount : shape.valueCount
+    return UnsafeBufferPointer(rebasing: pool[(offset + 2)..<(offset + 2 + count)])
   }
 
-  /// How many values the run at `offset` takes.
-  private static func runLength(_ constants: ConstantSlice) -> Int {
-    var elements = 0
-    for k in 0..<min(constants.count, 64) {
-      if case .elements(let e) = constants.constant(k), let start = e.baseAddress, e.count > 0 {
-        elements = max(elements, start + e.count - constants.elements.baseAddress!)
+  /// The offset of the run's objects.
+  @inline(__always)
+  private static func objectOffset(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> Int {
+    guard case .int(let o) = pool[offset + 1] else { preconditionFailure("not a run header") }
+    return o
+  }
+
+  /// The constants of the run at `offset` (read back from its values through the shape's
+  /// bindings).
+  private static func constants(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int, _ shape: PredicateShape)
+    -> [SiftValue]
+  {
+    let values = Self.values(pool, offset, shape)
+    guard shape.program != nil else { return Array(values) }
+    return shape.bindings.map { binding in
+      switch binding {
+      case .value(let slot)?, .set(let slot, _, _)?, .needle(let slot, _, _, _)?: values[slot]
+      case nil: .null
       }
     }
-    return 1 + constants.count + elements
+  }
+
+  /// How many values the run of `shape` takes.
+  private static func runLength(_ shape: PredicateShape) -> Int {
+    2 + (shape.program == nil ? shape.constantCount : shape.valueCount)
   }
 
   /// Room for `count` more slots.
@@ -180,8 +221,15 @@ final class PredicateIndex {
     fresh.freeShapes = freeShapes
     fresh.sharedShapes = sharedShapes
     fresh.unshareable = unshareable
-    // The shapes' conjunctions number paths: keep the numbers.
+    // Runs keep their object offsets, and shapes their slots: keep both tables.
+    fresh.objects = objects
+    fresh.keys = keys
+    fresh.keySlots = keySlots
+    fresh.groupOnlyKeys = groupOnlyKeys
+    fresh.keyGeneration = keyGeneration
+    fresh.schema = schema
     fresh.paths = paths
+    fresh.pathSlots = pathSlots
     fresh.pathIDs = pathIDs
     fresh.reserve(liveCount)
     fresh.pool.reserveCapacity(pool.count - deadValues)
@@ -193,12 +241,13 @@ final class PredicateIndex {
         kept.append(UInt32(slot))
         fresh.offsetOf.append(0)
         fresh.postingsOf.append(0)
-        let shape = Self.header(pool, Int(offset)).shape
-        let length = Self.runLength(Self.constants(pool, Int(offset), shapes[Int(shape)]!))
-        let run = pool[Int(offset) + 1..<Int(offset) + length]
-        fresh.append(slot: newSlot, shape: shape, heads: run, elements: EmptyCollection())
+        let shapeID = Self.header(pool, Int(offset)).shape
+        let shape = shapes[Int(shapeID)]!
+        fresh.append(
+          slot: newSlot, shape: shapeID, objects: UInt32(Self.objectOffset(pool, Int(offset))),
+          values: Self.values(pool, Int(offset), shape))
         fresh.liveCount += 1
-        fresh.index(newSlot)
+        fresh.index(newSlot, Self.constants(pool, Int(offset), shape))
       }
     }
     fresh.settle(force: true)
@@ -217,7 +266,14 @@ final class PredicateIndex {
     freeShapes = other.freeShapes
     sharedShapes = other.sharedShapes
     unshareable = other.unshareable
+    objects = other.objects
+    keys = other.keys
+    keySlots = other.keySlots
+    groupOnlyKeys = other.groupOnlyKeys
+    keyGeneration = other.keyGeneration
+    schema = other.schema
     paths = other.paths
+    pathSlots = other.pathSlots
     pathIDs = other.pathIDs
     groups = other.groups
     groupIDs = other.groupIDs
@@ -228,24 +284,32 @@ final class PredicateIndex {
   }
 
   /// The shape of a prepared predicate: an existing shared one, a new shared one, or one
-  /// of its own. Counts the predicate as a user.
-  private func shapeID(for p: PreparedPredicate) -> UInt32 {
+  /// of its own. Counts the predicate as a user. Compiles the predicate on its own only
+  /// when it cannot share and the caller did not.
+  private func shapeID(for p: PreparedPredicate) throws(PredicateSyntaxError) -> UInt32 {
     let key = p.key
     if p.shareable, let id = sharedShapes[key] {
       shapeUsers[Int(id)] += 1
       return id
     }
     var shape: PredicateShape?
-    if p.shareable && !unshareable.contains(key) {
+    if p.shareable && !unshareable.contains(key), let slots = slots(for: p.shape) {
       do {
-        shape = try PredicateShape(shared: key, constantCount: p.constants.count, path: pathID)
+        let made = try PredicateShape(shared: key, constants: p.constants, slots: slots)
+        // Every constant must land in a slot, or another predicate's could not be bound.
+        if made.bindings.allSatisfy({ $0 != nil }) { shape = made } else { unshareable.insert(key) }
       } catch {
         unshareable.insert(key)
       }
     }
-    let made =
-      shape
-      ?? PredicateShape(own: p.predicate, syntax: p.shape, constantCount: p.constants.count, indexable: p.indexable)
+    let made: PredicateShape
+    if let shape {
+      made = shape
+    } else {
+      let own: SiftPredicate
+      if let predicate = p.predicate { own = predicate } else { own = try Self.compiledAlone(p) }
+      made = PredicateShape(own: own, syntax: p.shape, constantCount: p.constants.count, indexable: p.indexable)
+    }
     let id: UInt32
     if let free = freeShapes.popLast() {
       id = free
@@ -259,6 +323,39 @@ final class PredicateIndex {
     }
     if let key = made.key { sharedShapes[key] = id }
     return id
+  }
+
+  /// A predicate inserted from its syntax whose shape did not compile to shared code,
+  /// compiled on its own: its own compile error, with its own text, is the caller's.
+  private static func compiledAlone(_ p: PreparedPredicate) throws(PredicateSyntaxError) -> SiftPredicate {
+    guard let source = p.source else {
+      // Every other prepared predicate carries its compiled predicate.
+      preconditionFailure("a prepared predicate without its predicate or its syntax")
+    }
+    return try SiftPredicate(syntax: source.syntax, format: source.format, options: p.options)
+  }
+
+  /// The set's schema with every first key `shape` reads in it (new keys take the next
+  /// slots); nil when a key is canonically equivalent to another one already there but
+  /// spelled differently (a schema looks keys up as Swift strings).
+  private func slots(for shape: PredicateSyntax) -> SlotResolver? {
+    var added = false
+    for key in ShapeExtraction.firstKeys(of: shape) {
+      let bytes = Array(key.utf8)
+      if keySlots[bytes] != nil { continue }
+      if schema.slot(for: key) != nil { return nil }
+      keySlots[bytes] = keys.count
+      keys.append(key)
+      added = true
+    }
+    if added {
+      schema = SiftSchema(fields: keys)
+      keyGeneration += 1
+      for (p, path) in paths.enumerated() where pathSlots[p] < 0 {
+        pathSlots[p] = path.first.flatMap { keySlots[Array($0.utf8)] } ?? -1
+      }
+    }
+    return .schema(schema)
   }
 
   private func releaseShape(_ id: UInt32) {
@@ -282,22 +379,20 @@ final class PredicateIndex {
     }
     let shape = pool.withUnsafeBufferPointer { pool in
       let shape = Self.header(pool, offset).shape
-      deadValues += Self.runLength(Self.constants(pool, offset, shapes[Int(shape)]!))
+      deadValues += Self.runLength(shapes[Int(shape)]!)
       return shape
     }
     pool[offset] = Self.header(slot: slot, shape: Self.removed)
     releaseShape(shape)
   }
 
-  /// Enters the run of `slot` into the index: under its cheapest necessary condition
-  /// given the postings already there, or on the scan list.
-  private func index(_ slot: UInt32) {
+  /// Enters the run of `slot`, whose predicate has `constants`, into the index: under its
+  /// cheapest necessary condition given the postings already there, or on the scan list.
+  private func index(_ slot: UInt32, _ constants: [SiftValue]) {
     let offset = offsetOf[Int(slot)]
-    let atoms = pool.withUnsafeBufferPointer { pool in
-      let shape = shapes[Int(Self.header(pool, Int(offset)).shape)]!
-      return shape.plan.atoms(Self.constants(pool, Int(offset), shape)) { atom in
-        groupIDs[atom.group].map { groups[$0].estimate(atom.entry) } ?? 0
-      }
+    let shape = pool.withUnsafeBufferPointer { shapes[Int(Self.header($0, Int(offset)).shape)]! }
+    let atoms = shape.plan.atoms(constants) { atom in
+      groupIDs[atom.group].map { groups[$0].estimate(atom.entry) } ?? 0
     }
     guard let atoms else {
       postingsOf[Int(slot)] = Self.scanned
@@ -314,16 +409,23 @@ final class PredicateIndex {
     livePostings += count
   }
 
-  /// The number of a key path, for ``PathValues``.
+  /// The number of a key path a group reads.
   private func pathID(_ keys: [String]) -> Int {
     if let p = pathIDs[keys] { return p }
     paths.append(keys)
+    pathSlots.append(keys.first.flatMap { keySlots[Array($0.utf8)] } ?? -1)
     pathIDs[keys] = paths.count - 1
     return paths.count - 1
   }
 
   private func groupID(_ key: IndexGroupKey) -> Int {
     if let g = groupIDs[key] { return g }
+    if let first = key.keys.first, keySlots[Array(first.utf8)] == nil,
+      !groupOnlyKeys.contains(where: { $0.utf8.elementsEqual(first.utf8) })
+    {
+      groupOnlyKeys.append(first)
+      keyGeneration += 1
+    }
     groups.append(IndexGroup(key: key, path: pathID(key.keys)))
     groupIDs[key] = groups.count - 1
     return groups.count - 1
@@ -345,26 +447,56 @@ final class PredicateIndex {
   /// string, for predicates that keep their own program.
   @usableFromInline
   func matches(_ root: UnsafePointer<SiftValue>, string: String?) -> [UInt32] {
-    PathValues.with(root, paths) { values in
-      var candidates: [UInt32] = []
-      for group in groups {
-        if let (value, _) = values.value(group.path) { group.collect(value.pointee, into: &candidates) }
+    keys.withUnsafeBufferPointer { keys in
+      SetValueReader.with(root, keys) { reader in
+        match(reader) { string.map(SiftValue.string) ?? root.pointee }
       }
-      // In pool order, once each (an OR, or two keys of one IN, can name a run twice).
-      Self.sortUnique(&candidates)
-      var out: [UInt32] = []
-      var variables: [String: SiftValue] = [:]
-      pool.withUnsafeBufferPointer { pool in
+    }
+  }
+
+  /// The slots of the predicates that match the input `reader` reads (the set's schema is
+  /// its schema: ``keys``), ascending. `whole` is the input as a value, for predicates
+  /// that keep their own program (made when one is a candidate).
+  func match<R: InputReader>(_ reader: R, whole: () -> SiftValue) -> [UInt32] {
+    var candidates: [UInt32] = []
+    var pathValues: [SiftValue?] = Array(repeating: nil, count: paths.count)
+    var pathRead: [Bool] = Array(repeating: false, count: paths.count)
+    for group in groups {
+      let p = group.path
+      if !pathRead[p] {
+        pathRead[p] = true
+        pathValues[p] = value(at: paths[p], slot: pathSlots[p], reader)
+      }
+      if let value = pathValues[p] { group.collect(value, into: &candidates) }
+    }
+    // In pool order, once each (an OR, or two keys of one IN, can name a run twice).
+    Self.sortUnique(&candidates)
+    var out: [UInt32] = []
+    var wholeValue: SiftValue? = nil
+    pool.withUnsafeBufferPointer { pool in
+      objects.pool.withUnsafeBufferPointer { objectPool in
         shapes.withUnsafeBufferPointer { shapes in
           func check(_ offset: UInt32) {
             let (slot, shapeID) = Self.header(pool, Int(offset))
             guard shapeID != Self.removed else { return }
             let shape = shapes[Int(shapeID)].unsafelyUnwrapped
-            if shape.matches(
-              values, string: string, constants: Self.constants(pool, Int(offset), shape), variables: &variables)
-            {
-              out.append(slot)
+            let matched: Bool
+            if let program = shape.program {
+              let exe = Executable(
+                program.code, values: pool.baseAddress! + Int(offset) + 2,
+                objects: objectPool.baseAddress.map { $0 + Self.objectOffset(pool, Int(offset)) })
+              var environment = Environment(variables: nil, stepsLeft: shape.limits.maxSteps)
+              matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
+            } else {
+              if wholeValue == nil { wholeValue = whole() }
+              let predicate = shape.predicate.unsafelyUnwrapped
+              if case .string(let s)? = wholeValue {
+                matched = predicate.matches(s)
+              } else {
+                matched = predicate.matches(wholeValue!)
+              }
             }
+            if matched { out.append(slot) }
           }
           // Every candidate's run is somewhere in a large pool, each a cache miss: read
           // their first words up front, independent loads the processor overlaps, so the
@@ -381,11 +513,30 @@ final class PredicateIndex {
           for offset in scan { check(offset) }
         }
       }
-      // Pool order is not slot order once a predicate has been replaced, and the scan
-      // list is apart: the answer is in slot (insertion) order.
-      if out.count > 1 { out.sort() }
-      return out
     }
+    // Pool order is not slot order once a predicate has been replaced, and the scan
+    // list is apart: the answer is in slot (insertion) order.
+    if out.count > 1 && !Self.isAscending(out) { out.sort() }
+    return out
+  }
+
+  /// The value at a group's key path, as the VM reads it, or nil where reading throws (a
+  /// comparison on that path then fails, which is never a match). Unmetered: a group's
+  /// lookup only proposes candidates.
+  private func value<R: InputReader>(at path: [String], slot: Int, _ reader: R) -> SiftValue? {
+    var steps = Int.max
+    guard let first = path.first else { return try? reader.selfValue(steps: &steps) }
+    // A key only predicates of their own read is not in the set's schema (shared code
+    // alone adds keys there): it is read by name.
+    let read: SiftValue?
+    if slot >= 0 {
+      read = try? reader.slot(slot, steps: &steps)
+    } else {
+      read = try? reader.root(first, steps: &steps)
+    }
+    guard let v = read else { return nil }
+    var ignored = false
+    return path.count == 1 ? v : SubjectPath.value(Array(path.dropFirst()), in: v, mapsArray: &ignored)
   }
 
   /// Keeps the loads that produced `x` from being optimised away.
@@ -394,13 +545,21 @@ final class PredicateIndex {
 
   private static func sortUnique(_ candidates: inout [UInt32]) {
     guard candidates.count > 1 else { return }
-    candidates.sort()
+    // One group's postings come in pool order: most lists need no sort at all.
+    if !isAscending(candidates) { candidates.sort() }
     var kept = 1
     for i in 1..<candidates.count where candidates[i] != candidates[kept - 1] {
       candidates[kept] = candidates[i]
       kept += 1
     }
     candidates.removeLast(candidates.count - kept)
+  }
+
+  private static func isAscending(_ xs: [UInt32]) -> Bool {
+    xs.withUnsafeBufferPointer { b in
+      for i in 1..<b.count where b[i] < b[i - 1] { return false }
+      return true
+    }
   }
 
   // MARK: - Statistics
@@ -416,7 +575,7 @@ final class PredicateIndex {
     s.groups = groups.count
     s.indexEntries = groups.reduce(0) { $0 + $1.entryCount }
     s.staleIndexEntries = stalePostings
-    s.indexBytes = groups.reduce(0) { $0 + $1.reservedBytes }
+    s.indexBytes = groups.reduce(0) { $0 + $1.reservedBytes } + objects.reservedBytes
     return s
   }
 }

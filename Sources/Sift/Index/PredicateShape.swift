@@ -1,49 +1,53 @@
-/// The key of a shared shape: its tree and the limits its program is compiled with.
+/// The key of a shared shape: its tree, the limits its code is compiled with, and the kind
+/// of each constant, which chooses the instruction that reads it (a string is a needle, a
+/// list of strings a set, anything else a value).
 struct ShapeKey: Hashable, Sendable {
   var syntax: PredicateSyntax
   var limits: EvaluationLimits
-  /// Which constants are kept flattened (``ConstantSlice``).
-  var flattened: UInt64
+  var kinds: [UInt8]
+
+  /// The kind of a constant, as the compiler chooses instructions by it.
+  static func kind(_ v: SiftValue) -> UInt8 {
+    switch v {
+    case .string: return 1
+    case .array(let a) where !a.isEmpty && a.allSatisfy(\.isString): return 2
+    default: return 0
+    }
+  }
 }
 
-/// A shape (``ShapeExtraction``) and how its predicates are evaluated: one program shared
-/// by every predicate of the shape, the constants bound as variables, or, for a predicate
-/// that cannot share (a schema, its own variables or functions, a shape whose program did
-/// not compile), that predicate's own compiled program.
-final class PredicateShape: Sendable {
+/// A shape (``ShapeExtraction``) and how its predicates are evaluated: one ``Code``
+/// shared by every predicate of the shape, each predicate's constants bound into its
+/// slots (``ParameterBinding``); or, for a predicate that cannot share (a schema, its own
+/// variables or functions, constants too heavy to share, a shape whose code did not
+/// compile), that predicate's own compiled program.
+final class PredicateShape: @unchecked Sendable {
   /// The folded tree with `$__cN` for the constants.
   let syntax: PredicateSyntax
   let limits: EvaluationLimits
-  /// The shared program (nil for a predicate of its own).
+  /// The shared code, compiled for the first predicate of the shape (which keeps its
+  /// pool alive: the slots no parameter binds are read from it); nil for a predicate of
+  /// its own.
   let program: Program?
+  let bindings: [ParameterBinding?]
   /// The predicate of an unshared shape.
   let predicate: SiftPredicate?
   /// What the index can use of it.
   let plan: ClausePlan
-  /// The shape evaluated without the VM, when it is a plain conjunction (never for an
-  /// unshared shape).
-  let direct: DirectConjunction?
-  /// The variable name of each constant.
-  let names: [String]
   /// How many constants its predicates have.
   let constantCount: Int
-  /// Which of them are flattened (``ConstantSlice``).
-  let flattened: UInt64
   /// The key it is shared under (nil: a predicate of its own).
   let key: ShapeKey?
 
-  /// A shared shape; throws when its program does not compile. `path` numbers the key
-  /// paths its comparisons read (``PathValues``).
-  init(shared key: ShapeKey, constantCount: Int, path: ([String]) -> Int) throws(SyntaxError) {
+  /// A shared shape, compiled for `constants` with `slots` (the set's schema); throws when
+  /// its code does not compile.
+  init(shared key: ShapeKey, constants: [SiftValue], slots: SlotResolver) throws(SyntaxError) {
     syntax = key.syntax
     limits = key.limits
-    program = try Compiler.compile(key.syntax, slots: nil, functions: SiftFunctions(), limits: key.limits)
+    (program, bindings) = try Compiler.compileShape(key.syntax, parameters: constants, slots: slots, limits: key.limits)
     predicate = nil
     plan = ClausePlan(key.syntax)
-    direct = DirectConjunction(key.syntax, path: path)
-    names = (0..<constantCount).map(ShapeExtraction.name)
-    self.constantCount = constantCount
-    flattened = key.flattened
+    constantCount = constants.count
     self.key = key
   }
 
@@ -54,64 +58,25 @@ final class PredicateShape: Sendable {
     limits = predicate.options.limits
     self.predicate = predicate
     program = nil
+    bindings = []
     plan = indexable ? ClausePlan(syntax) : .opaque
-    direct = nil
-    names = []
     self.constantCount = constantCount
-    flattened = 0
     key = nil
   }
 
-  var isShared: Bool { program != nil }
+  /// How many values a predicate of this shape keeps (its code's value slots).
+  var valueCount: Int { program?.code.valueCount ?? 0 }
 
-  /// Whether the predicate of this shape with `constants` matches `root` (`string`: the
-  /// same root, as the caller's string, for the predicate's own `matches(_:)` on strings).
-  /// `variables` is scratch space reused across calls.
-  func matches(
-    _ values: PathValues, string: String?, constants: ConstantSlice, variables: inout [String: SiftValue]
-  ) -> Bool {
-    if let direct, let answer = direct.evaluate(values, constants, limits: limits) { return answer }
-    if let program { return run(program, values.root, string: string, constants: constants, variables: &variables) }
-    let predicate = predicate.unsafelyUnwrapped
-    if let string { return predicate.matches(string) }
-    return predicate.matches(values.root.pointee)
-  }
-
-  private func run(
-    _ program: Program, _ root: UnsafePointer<SiftValue>, string: String?, constants: ConstantSlice,
-    variables: inout [String: SiftValue]
-  ) -> Bool {
-    for (i, name) in names.enumerated() { variables[name] = constants.value(i) }
-    var environment = Environment(variables: variables, stepsLeft: limits.maxSteps)
-    let answer: Bool
-    do throws(EvaluationError) {
-      answer = try Machine.run(program, input: .value(root), environment: &environment)
-    } catch {
-      // A variable costs the VM more steps than the constant it stands for (a variable
-      // set is walked, a constant one hashed), so only the budget can make the two
-      // disagree: then the predicate itself decides.
-      return error.kind == .limitExceeded ? exact(root, string: string, constants: constants) : false
+  /// The values of a predicate of this shape with `constants`, in its code's slots.
+  func values(_ constants: [SiftValue]) -> [SiftValue] {
+    guard let program else { return [] }
+    var values = program.pool.values
+    for (k, binding) in bindings.enumerated() {
+      switch binding {
+      case .value(let slot)?, .set(let slot, _, _)?, .needle(let slot, _, _, _)?: values[slot] = constants[k]
+      case nil: break
+      }
     }
-    // Close to the budget, the constant program (which can charge a little differently)
-    // decides too.
-    if limits.maxSteps - environment.stepsLeft > limits.maxSteps / 2 {
-      return exact(root, string: string, constants: constants)
-    }
-    return answer
-  }
-
-  /// The predicate compiled from its own constants: slow (a compile per call), and only
-  /// reached for evaluations that run a good part of the step budget on the record's
-  /// values. Constants heavy enough to do that on their own never share a shape
-  /// (``PreparedPredicate/constantsOutweighSharing(_:limits:)``), so the compile is of a
-  /// small predicate, and cheap next to the evaluation that needed it.
-  @inline(never)
-  private func exact(_ root: UnsafePointer<SiftValue>, string: String?, constants: ConstantSlice) -> Bool {
-    let tree = ShapeExtraction.substituting(constants.values, in: syntax)
-    guard let predicate = try? SiftPredicate(syntax: tree, options: CompileOptions(limits: limits)) else {
-      return false
-    }
-    if let string { return predicate.matches(string) }
-    return predicate.matches(root.pointee)
+    return values
   }
 }

@@ -1,54 +1,71 @@
-/// A predicate taken apart for a set, before the set's lock is taken: its shape and its
-/// constants (``ShapeExtraction``), and whether it may share a compiled shape.
+/// A predicate taken apart for a set, before the set's lock is taken: its shape, its
+/// constants (``ShapeExtraction``), and whether it may share the compiled code of its
+/// shape.
 ///
 /// Whether it shares is decided here, once: a predicate whose constants are too heavy for a
-/// shared program (``constantsOutweighSharing(_:limits:)``) keeps its own from the start,
-/// rather than being compiled again at every evaluation that the shared program cannot
-/// decide within the budget.
+/// shared shape (``constantsOutweighSharing(_:limits:)``) keeps its own program from the
+/// start.
 struct PreparedPredicate {
-  var predicate: SiftPredicate
+  /// The predicate compiled on its own: given by the caller, or compiled here only for a
+  /// predicate that cannot share (nil for one inserted from its syntax that shares).
+  var predicate: SiftPredicate?
+  var options: CompileOptions
+  /// For a predicate inserted from its syntax: the tree and its text, compiled on their
+  /// own only if its shape's code does not compile (then with the tree's own diagnostic).
+  var source: (syntax: PredicateSyntax, format: String?)?
   var shape: PredicateSyntax
   var constants: [SiftValue]
   var shareable: Bool
-  /// False when the tree itself uses `$__cN` names: they would read as constants.
+  /// False when the tree itself uses `$__cN` names: they would read as parameters.
   var indexable: Bool
-  /// The constants kept flattened (``ConstantSlice``): none for a predicate of its own.
-  var flattened: UInt64
 
   init(_ predicate: SiftPredicate) {
+    self.init(
+      syntax: predicate.syntax, options: predicate.options, predicate: predicate,
+      canShare: ShapeExtraction.canShare(predicate))
+  }
+
+  /// A predicate from its syntax (arguments bound): a shareable one is never compiled on
+  /// its own; any other is compiled here, and throws its compile error.
+  init(syntax: PredicateSyntax, options: CompileOptions, format: String?) throws(PredicateSyntaxError) {
+    let canShare = options.schema == nil && options.layout == nil && ShapeExtraction.canShare(syntax)
+    self.init(syntax: syntax, options: options, predicate: nil, canShare: canShare)
+    if shareable {
+      source = (syntax, format)
+    } else {
+      predicate = try SiftPredicate(syntax: syntax, format: format, options: options)
+    }
+  }
+
+  private init(syntax: PredicateSyntax, options: CompileOptions, predicate: SiftPredicate?, canShare: Bool) {
     self.predicate = predicate
-    let limits = predicate.options.limits
-    let folded = ShapeExtraction.folded(predicate.syntax, limits: limits)
+    self.options = options
+    let limits = options.limits
+    let folded = ShapeExtraction.folded(syntax, limits: limits)
     var constants: [SiftValue] = []
     shape = ShapeExtraction.shape(of: folded, constants: &constants)
     self.constants = constants
-    indexable = !Self.usesReservedNames(predicate.syntax)
-    shareable =
-      indexable && ShapeExtraction.canShare(predicate)
-      && !Self.constantsOutweighSharing(constants, limits: limits)
-    flattened = shareable ? ConstantSlice.flattenable(constants) : 0
+    indexable = !Self.usesReservedNames(syntax)
+    shareable = indexable && canShare && !Self.constantsOutweighSharing(constants, limits: limits)
   }
 
-  var key: ShapeKey { ShapeKey(syntax: shape, limits: predicate.options.limits, flattened: flattened) }
+  var key: ShapeKey {
+    ShapeKey(syntax: shape, limits: options.limits, kinds: constants.map(ShapeKey.kind))
+  }
 
-  /// Whether `constants` weigh more than a sixteenth of the step budget
-  /// (``DirectConjunction/weight(_:cap:depth:)``: one per value, per element and per 8
-  /// bytes of string; for the default budget about 62,500 numbers or 31,000 short ids).
+  /// Whether `constants` weigh more than a sixteenth of the step budget (one per value,
+  /// per element and per 8 bytes of string; for the default budget about 62,500 numbers
+  /// or 31,000 short ids).
   ///
-  /// Why there: a shared program holds the constants as variables. The direct conjunction
-  /// answers a comparison only when 8 × its operands' weights stays within half the budget,
-  /// so a heavier constant always goes to the VM, which walks a variable's elements on
-  /// every evaluation (where the predicate's own program looks a constant set up in a
-  /// hash), and once that walk passes half the budget the shape has to compile the
-  /// predicate from its constants to answer exactly (``PredicateShape``): with 550,000
-  /// ids, at every evaluation. The predicate's own program answers exactly, as
-  /// `matches` does, at no compile: it is the one the caller compiled.
+  /// Why: a shared shape binds a short literal `IN` set as its array (searched in order)
+  /// and builds any other object per predicate; past this size the predicate's own
+  /// program, with its hashed set, is the better check, and it is the one the caller
+  /// compiled (item 7 of the hostile pass: 550,000 ids were compiled again per line).
   static func constantsOutweighSharing(_ constants: [SiftValue], limits: EvaluationLimits) -> Bool {
     let threshold = limits.maxSteps / 16
     var weight = 0
     for c in constants {
-      // Capped just past the threshold: no constant is walked further than it needs.
-      weight += DirectConjunction.weight(c, cap: max(threshold, 0) + 1)
+      weight += Cost.weight(c, cap: max(threshold, 0) + 1) + 1
       if weight > threshold { return true }
     }
     return false

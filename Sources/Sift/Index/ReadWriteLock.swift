@@ -31,14 +31,14 @@ final class ReadWriteLock: @unchecked Sendable {
   }
 
   @inlinable
-  func reading<R>(_ body: () throws -> R) rethrows -> R {
+  func reading<R, E>(_ body: () throws(E) -> R) throws(E) -> R {
     pthread_rwlock_rdlock(lock)
     defer { pthread_rwlock_unlock(lock) }
     return try body()
   }
 
   @inline(__always)
-  func writing<R>(_ body: () throws -> R) rethrows -> R {
+  func writing<R, E>(_ body: () throws(E) -> R) throws(E) -> R {
     pthread_rwlock_wrlock(lock)
     defer { pthread_rwlock_unlock(lock) }
     return try body()

@@ -92,22 +92,44 @@ enum ShapeExtraction {
     }
   }
 
-  /// Whether a compiled predicate can share a shape's program: compiled without a schema
-  /// or a typed layout (their key paths are slots), reading and binding no variables of its
-  /// own (SUBQUERY, `$x`), and calling no functions of the caller's (those live in its
-  /// options, which a shared program does not have).
+  /// Whether a compiled predicate can share a shape's code: compiled without a schema or
+  /// a typed layout (its key paths are its own slots), and with a tree that can
+  /// (``canShare(_:)-(PredicateSyntax)``).
   static func canShare(_ predicate: SiftPredicate) -> Bool {
-    if predicate.options.schema != nil || predicate.layout != nil || predicate.program.usesVariables {
-      return false
-    }
-    return !predicate.syntax.containsNode { child in
+    predicate.options.schema == nil && predicate.layout == nil && canShare(predicate.syntax)
+  }
+
+  /// Whether a tree can share a shape's code: it reads and binds no variables of its own
+  /// (SUBQUERY, `$x`, `:=`) and calls no functions of the caller's (those live in its
+  /// options, which shared code does not have).
+  static func canShare(_ syntax: PredicateSyntax) -> Bool {
+    !syntax.containsNode { child in
       switch child {
       case .predicate(let p):
         if case .customSelector = p.kind { return true }
       case .expression(let e):
-        if case .customFunction = e.kind { return true }
+        switch e.kind {
+        case .customFunction, .variable, .assignment, .subquery: return true
+        default: break
+        }
       }
       return false
     }
+  }
+
+  /// The first key of every key path from the evaluated object, in the order first read:
+  /// the slots a set's shared code reads (``PredicateIndex``).
+  static func firstKeys(of syntax: PredicateSyntax) -> [String] {
+    var keys: [String] = []
+    func visit(_ child: SyntaxChild) {
+      if case .expression(let e) = child, case .keyPath(nil, let path) = e.kind, let first = path.first,
+        first != "self", !first.isCollectionOperator
+      {
+        keys.append(first)
+      }
+      child.forEachChild(visit)
+    }
+    visit(.predicate(syntax))
+    return keys
   }
 }

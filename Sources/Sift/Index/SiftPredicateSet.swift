@@ -59,7 +59,31 @@ public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendabl
     // Taken apart before the lock: matches wait only for the index update.
     let prepared = PreparedPredicate(predicate)
     lock.writing {
-      insertLocked(prepared, id: id)
+      Self.compiled { () throws(PredicateSyntaxError) in try insertLocked(prepared, id: id) }
+      rebuildIfSparse()
+    }
+  }
+
+  /// Parses `format` with `arguments` (as ``SiftPredicate/init(format:arguments:options:)``
+  /// does) and adds it under `id`, replacing the predicate already under `id`. A predicate
+  /// that shares its shape's code is never compiled on its own: what the set keeps of it
+  /// is its constants. Throws the parse or compile error ``SiftPredicate`` would, and then
+  /// changes nothing.
+  public func insert(
+    format: String, arguments: [SiftValue] = [], options: CompileOptions = CompileOptions(), id: ID
+  ) throws(PredicateSyntaxError) {
+    let syntax = try PredicateSyntax(parsing: format, arguments: arguments, options: options.parse)
+    try insert(syntax: syntax, format: format, options: options, id: id)
+  }
+
+  /// Adds a parsed tree (its arguments bound) under `id`, as ``insert(format:arguments:options:id:)``
+  /// does; `format` is its text for diagnostics (nil: its canonical text).
+  public func insert(
+    syntax: PredicateSyntax, format: String? = nil, options: CompileOptions = CompileOptions(), id: ID
+  ) throws(PredicateSyntaxError) {
+    let prepared = try PreparedPredicate(syntax: syntax, options: options, format: format)
+    try lock.writing { () throws(PredicateSyntaxError) in
+      try insertLocked(prepared, id: id)
       rebuildIfSparse()
     }
   }
@@ -68,21 +92,63 @@ public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendabl
   /// all of them or none. A repeated id keeps its last predicate.
   public func insert(contentsOf entries: some Sequence<(id: ID, predicate: SiftPredicate)>) {
     let prepared = entries.map { ($0.id, PreparedPredicate($0.predicate)) }
+    insert(prepared: prepared)
+  }
+
+  /// Adds parsed trees as one update, as ``insert(contentsOf:)-(Sequence<(id:ID,predicate:SiftPredicate)>)``
+  /// adds compiled predicates; each entry that does not compile is left out, and its
+  /// position and error returned (in order).
+  package func insert(
+    syntaxes entries: [(id: ID, syntax: PredicateSyntax, format: String?)], options: CompileOptions
+  ) -> [(position: Int, error: PredicateSyntaxError)] {
+    var failed: [(position: Int, error: PredicateSyntaxError)] = []
+    var prepared: [(ID, PreparedPredicate)] = []
+    prepared.reserveCapacity(entries.count)
+    var positions: [Int] = []
+    for (k, entry) in entries.enumerated() {
+      do throws(PredicateSyntaxError) {
+        prepared.append((entry.id, try PreparedPredicate(syntax: entry.syntax, options: options, format: entry.format)))
+        positions.append(k)
+      } catch {
+        failed.append((k, error))
+      }
+    }
+    failed += insert(prepared: prepared).map { (positions[$0.position], $0.error) }
+    failed.sort { $0.position < $1.position }
+    return failed
+  }
+
+  /// Under one write lock: inserts each prepared predicate; returns those whose shape's
+  /// code and own compilation failed (only predicates inserted from syntax can).
+  @discardableResult
+  private func insert(prepared: [(ID, PreparedPredicate)]) -> [(position: Int, error: PredicateSyntaxError)] {
     lock.writing {
+      var failed: [(position: Int, error: PredicateSyntaxError)] = []
       index.reserve(prepared.count)
       ids.reserveCapacity(ids.count + prepared.count)
       slotOf.reserveCapacity(slotOf.count + prepared.count)
-      for (id, p) in prepared { insertLocked(p, id: id) }
+      for (k, (id, p)) in prepared.enumerated() {
+        do throws(PredicateSyntaxError) { try insertLocked(p, id: id) } catch { failed.append((k, error)) }
+      }
       index.settle(force: true)
       rebuildIfSparse()
+      return failed
     }
   }
 
-  private func insertLocked(_ p: PreparedPredicate, id: ID) {
+  /// Runs an insertion of a compiled predicate, which cannot fail: its prepared form
+  /// carries its program for the case where its shape's code does not compile.
+  private static func compiled(_ body: () throws(PredicateSyntaxError) -> Void) {
+    do throws(PredicateSyntaxError) { try body() } catch {
+      preconditionFailure("a compiled predicate failed to enter a set: \(error)")
+    }
+  }
+
+  private func insertLocked(_ p: PreparedPredicate, id: ID) throws(PredicateSyntaxError) {
     if let slot = slotOf[id] {
-      index.replace(slot, with: p)
+      try index.replace(slot, with: p)
     } else {
-      let slot = index.append(p)
+      let slot = try index.append(p)
       ids.append(id)
       slotOf[id] = slot
     }

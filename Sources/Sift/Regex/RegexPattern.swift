@@ -223,6 +223,15 @@ final class RegexPattern: @unchecked Sendable {  // immutable; owns classAfterRe
     throw RegexFailure.matchFailure(rc, limits, subjectLength: subject.utf8.count, engine: engine)
   }
 
+  /// ``matches(_:)`` on a subject's UTF-8 bytes (validated), with no `String` built.
+  func matches(utf8 s: UnsafeBufferPointer<UInt8>) throws(RegexFailure) -> Bool {
+    if codeHandle.isNone { return false }
+    let rc = matches(bytes: s)
+    if rc >= 0 { return true }
+    if rc == PCRE2_ERROR_NOMATCH { return false }
+    throw RegexFailure.matchFailure(rc, limits, subjectLength: s.count, engine: engine)
+  }
+
   /// ``matches(_:)`` inside an evaluation: a backtracking match (``Engine/backtrackingBounded``)
   /// runs in tiers of growing match limits, each charged to `stepsLeft` before it runs, up to
   /// the configured match limit. Throws a failure with ``RegexFailure/exhaustedBudget`` when

@@ -3,14 +3,23 @@
 /// in place) skip it; errors leave through the cold path that attaches the failing
 /// instruction's source range.
 enum Machine {
-  static func run(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError) -> Bool {
+  /// A program on its own constants.
+  static func run<R: InputReader>(_ program: Program, input: R, environment: inout Environment)
+    throws(EvaluationError) -> Bool
+  {
+    try run(program.executable, input: input, environment: &environment)
+  }
+
+  static func run<R: InputReader>(_ program: Executable, input: R, environment: inout Environment)
+    throws(EvaluationError) -> Bool
+  {
     if program.hasGraph { return try runGraph(program, input, &environment) }
     return try runBytecode(program, input: input, environment: &environment)
   }
 
   /// The bytecode through the dispatch loop, even when the program has a decision graph
   /// (the tests compare the two).
-  static func runBytecode(_ program: Program, input: Input, environment: inout Environment)
+  static func runBytecode<R: InputReader>(_ program: Executable, input: R, environment: inout Environment)
     throws(EvaluationError) -> Bool
   {
     if program.registerCount == 0 {
@@ -26,7 +35,8 @@ enum Machine {
 
   /// An expression program (``Compiler/compileExpression(_:slots:functions:limits:)``):
   /// its value, register 0 when it returns.
-  static func value(_ program: Program, input: Input, environment: inout Environment) throws(EvaluationError)
+  static func value<R: InputReader>(_ program: Executable, input: R, environment: inout Environment)
+    throws(EvaluationError)
     -> SiftValue
   {
     try withUnsafeTemporaryAllocation(of: SiftValue.self, capacity: max(program.registerCount, 1)) {
@@ -39,8 +49,8 @@ enum Machine {
   }
 
   @inline(__always)
-  private static func run(
-    _ program: Program, _ input: Input, _ registers: UnsafeMutableBufferPointer<SiftValue>,
+  private static func run<R: InputReader>(
+    _ program: Executable, _ input: R, _ registers: UnsafeMutableBufferPointer<SiftValue>,
     _ environment: inout Environment
   ) throws(EvaluationError) -> Bool {
     var pc = 0
@@ -57,9 +67,9 @@ enum Machine {
   /// value into a register runs out of line in ``step(_:_:_:_:_:)``, so the loop keeps few
   /// values live and its entry stays cheap for the short programs that dominate.
   @inline(__always)
-  private static func loop(
-    _ program: Program, _ code: UnsafeBufferPointer<Instruction>, _ R: UnsafeMutableBufferPointer<SiftValue>,
-    _ input: Input, _ env: inout Environment, _ pc: inout Int
+  private static func loop<I: InputReader>(
+    _ program: Executable, _ code: UnsafeBufferPointer<Instruction>, _ R: UnsafeMutableBufferPointer<SiftValue>,
+    _ input: I, _ env: inout Environment, _ pc: inout Int
   ) throws(EvaluationError) -> Bool {
     var flag = false
     while true {
@@ -102,7 +112,8 @@ enum Machine {
   /// naming the next test or the answer. Out of line: inside ``run(_:input:environment:)``
   /// it paid the dispatch loop's large frame on every call.
   @inline(never)
-  static func runGraph(_ program: Program, _ input: Input, _ env: inout Environment) throws(EvaluationError)
+  static func runGraph<I: InputReader>(_ program: Executable, _ input: I, _ env: inout Environment)
+    throws(EvaluationError)
     -> Bool
   {
     let nodes = program.graphNodes
@@ -125,13 +136,13 @@ enum Machine {
 
   /// The instructions that compute a value into `R[a]`.
   @inline(never)
-  private static func step(
-    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+  private static func step<I: InputReader>(
+    _ i: Instruction, _ program: Executable, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,
     _ env: inout Environment
   ) throws(EvaluationError) {
     switch i.trustedOpcode {
     case .loadConst:
-      R[i.a] = program.constants[i.b]
+      R[i.a] = program.constant(i.b)
     case .loadSelf:
       R[i.a] = try input.selfValue(steps: &env.stepsLeft)
     case .loadRoot:
@@ -189,7 +200,7 @@ enum Machine {
   /// The generic comparison of two registers.
   @inline(never)
   private static func compare(
-    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ env: inout Environment
+    _ i: Instruction, _ program: Executable, _ R: UnsafeMutableBufferPointer<SiftValue>, _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     let d = program.comparisons[i.c]
     guard let q = d.quantifier else { return try generic(R[i.a], d.op, R[i.b], d.options, program, &env) }
@@ -204,20 +215,20 @@ enum Machine {
   /// A test instruction (`compareConst`, `inStrings`, `stringTest`, `like`, `matches`) on
   /// its subject: the string fast path first, then quantifiers and the generic rules.
   @inline(never)
-  static func test(
-    _ i: Instruction, _ program: Program, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input,
+  static func test<I: InputReader>(
+    _ i: Instruction, _ program: Executable, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     let subject = try subject(i, R, input, program, &env)
     if i.trustedOpcode == .compareConst {
       let op = program.comparisons[i.c].op
-      if i.quantifier == 0, case .int(let x) = subject, case .int(let k) = program.constants[i.b],
+      if i.quantifier == 0, case .int(let x) = subject, case .int(let k) = program.constant(i.b),
         let result = Semantics.compareIntegers(x, op, k)
       {
         return result
       }
       let options = program.comparisons[i.c].options
-      let constant = program.constants[i.b]
+      let constant = program.constant(i.b)
       return try quantifiedOrSingle(subject, i.quantifier, &env) { (v, env) throws(EvaluationError) in
         try generic(v, op, constant, options, program, &env)
       }
@@ -232,7 +243,7 @@ enum Machine {
         return try stringTest(i, program, s, stepsLeft: &env.stepsLeft)
       }
       let d = program.comparisons[i.c]
-      return try generic(v, d.op, d.constant ?? .null, d.options, program, &env)
+      return try generic(v, d.op, d.constantSlot.map(program.constant) ?? .null, d.options, program, &env)
     }
   }
 
@@ -248,6 +259,27 @@ enum Machine {
     return try kernelSlowPath(i, program, s)
   }
 
+  /// ``Program/kernel`` on the subject an input views in place; nil when the dispatch loop
+  /// must run (a subject that is not a string, or one over the budget, which the loop
+  /// reports).
+  @inline(__always)
+  static func runKernel<R: InputReader>(_ program: Program, _ input: R) throws(EvaluationError) -> Bool? {
+    let i = program.kernel.unsafelyUnwrapped
+    let exe = program.executable
+    return try input.withView(i, exe) { (view) throws(EvaluationError) -> Bool? in
+      switch view {
+      case .value(let p):
+        guard case .string(let s) = p.pointee else { return nil }
+        return try runKernel(i, program, s)
+      case .string(let p): return try runKernel(i, program, p.pointee)
+      case .utf8(let b):
+        guard b.count <= program.kernelMaxBytes, i.costClass != .backtracking else { return nil }
+        return testBytes(i, exe, b)
+      case .absent, .int, .strings, .jsonArray, .general: return nil
+      }
+    }
+  }
+
   /// The kernel's answer, or nil when the subject is longer than the budget allows, a
   /// MATCHES limit was hit, or backtracking must be paid for as it runs.
   @inline(__always)
@@ -255,10 +287,10 @@ enum Machine {
     // The one test's cost against the budget, as the longest subject it allows.
     if _slowPath(s.utf8.count > program.kernelMaxBytes) { return nil }
     switch i.trustedOpcode {
-    case .inStrings: return program.setRefs[i.b]._withUnsafeGuaranteedRef { $0.contains(s) }
-    case .stringTest: return program.needleRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
-    case .like: return program.likeRefs[i.b]._withUnsafeGuaranteedRef { $0.matches(s) }
-    default: return testString(i, program, s)
+    case .inStrings: return program.executable.set(i.b).unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.contains(s) }
+    case .stringTest: return program.executable.needle(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
+    case .like: return program.executable.like(i.b)._withUnsafeGuaranteedRef { $0.matches(s) }
+    default: return testString(i, program.executable, s)
     }
   }
 
@@ -268,14 +300,14 @@ enum Machine {
   {
     let n = s.utf8.count
     if n > program.kernelMaxBytes { throw kernelBudget(program) }
-    let cost = n >= Cost.foldedBytesPerStep ? stringCost(i, program, bytes: n) : 0
+    let cost = n >= Cost.foldedBytesPerStep ? stringCost(i, program.executable, bytes: n) : 0
     return try runRegexKernel(i, program, s, stepsLeft: program.maxSteps - cost)
   }
 
   @inline(never)
   private static func kernelBudget(_ program: Program) -> EvaluationError {
     var error = Semantics.stepBudgetExceeded()
-    error.range = program.ranges[0]
+    error.range = program.code.ranges[0]
     return error
   }
 
@@ -285,18 +317,18 @@ enum Machine {
   {
     var stepsLeft = stepsLeft
     do throws(EvaluationError) {
-      return try stringTest(i, program, s, stepsLeft: &stepsLeft)
+      return try stringTest(i, program.executable, s, stepsLeft: &stepsLeft)
     } catch {
       var located = error
-      located.range = program.ranges[0]
+      located.range = program.code.ranges[0]
       throw located
     }
   }
 
   /// The subject of a test instruction, read from where ``SubjectSource`` says.
   @inline(__always)
-  private static func subject(
-    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: Input, _ program: Program,
+  private static func subject<I: InputReader>(
+    _ i: Instruction, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I, _ program: Executable,
     _ env: inout Environment
   ) throws(EvaluationError) -> SiftValue {
     switch i.source {
@@ -311,7 +343,7 @@ enum Machine {
   /// (``Semantics/compare(_:_:_:_:regex:steps:)``).
   @inline(__always)
   private static func generic(
-    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions, _ program: Program,
+    _ lhs: SiftValue, _ op: ComparisonOperator, _ rhs: SiftValue, _ options: ComparisonOptions, _ program: Executable,
     _ env: inout Environment
   ) throws(EvaluationError) -> Bool {
     try Semantics.compare(lhs, op, rhs, options, regex: program.regexLimits, steps: &env.stepsLeft)
@@ -356,7 +388,9 @@ enum Machine {
 
   /// The elements for which the subpredicate holds. As in Apple's NSSubqueryExpression,
   /// only `$variable` is the element: `SELF` and plain key paths still read the object.
-  private static func subquery(_ collection: SiftValue, _ sub: Subprogram, _ input: Input, _ env: inout Environment)
+  private static func subquery<I: InputReader>(
+    _ collection: SiftValue, _ sub: Subprogram, _ input: I, _ env: inout Environment
+  )
     throws(EvaluationError) -> SiftValue
   {
     let elements: [SiftValue]
@@ -366,13 +400,13 @@ enum Machine {
     default: throw EvaluationError(.typeMismatch, "SUBQUERY needs a collection, not a \(collection.kindName)")
     }
     // Each element runs the subpredicate: charged for its instructions too.
-    try charge(elements.count * (1 + sub.program.code.count / 4), &env)
+    try charge(elements.count * (1 + sub.program.code.code.count / 4), &env)
     let saved = env.variables?[sub.variable]
     defer { env.bind(sub.variable, saved) }
     var out: [SiftValue] = []
     for e in elements {
       env.bind(sub.variable, e)
-      if try run(sub.program, input: input, environment: &env) { out.append(e) }
+      if try run(sub.program.executable, input: input, environment: &env) { out.append(e) }
     }
     return .array(out)
   }

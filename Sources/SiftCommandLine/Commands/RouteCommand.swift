@@ -107,7 +107,27 @@ enum RouteCommand {
   /// The compiled rules: the index over them, and each rule's id as written in the file.
   struct Rules {
     let set: SiftPredicateSet<Int>
-    let ids: [[UInt8]]
+    let ids: RuleIDs
+  }
+
+  /// Every rule's id as written, back to back in one buffer (one allocation, not one per
+  /// rule, and written out without retaining anything).
+  struct RuleIDs {
+    private(set) var bytes: [UInt8] = []
+    private(set) var ends: [Int] = []
+
+    var count: Int { ends.count }
+
+    mutating func append(_ id: [UInt8]) {
+      bytes.append(contentsOf: id)
+      ends.append(bytes.count)
+    }
+
+    /// Writes id `k` to `out`.
+    func write(_ k: Int, to out: OutputBuffer) {
+      let start = k == 0 ? 0 : ends[k - 1]
+      bytes.withUnsafeBufferPointer { out.write(bytes: UnsafeBufferPointer(rebasing: $0[start..<ends[k]])) }
+    }
   }
 
   /// Reads and compiles every rule; reports each bad one (with its line) and returns nil
@@ -121,17 +141,20 @@ enum RouteCommand {
     defer { close(fd) }
     var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let set = SiftPredicateSet<Int>()
-    // Inserted in batches: a million compiled predicates held at once would be gigabytes,
-    // while the set keeps only what it needs of each.
-    var entries: [(id: Int, predicate: SiftPredicate)] = []
-    var ids: [[UInt8]] = []
+    // Inserted from their syntax, in batches (``RuleBatch``), each failure against its line.
+    var batch = RuleBatch<Int, Int>()
+    var ids = RuleIDs()
     // Ids by their bytes as written: equal values spelled differently are different ids
     // (the id goes back to the caller as written, and that is what the caller tells apart).
     var seen: [[UInt8]: Int] = [:]
-    var bad = 0
+    // Reported in line order at the end: a compile error is found when its batch enters
+    // the set, after later lines were read.
+    var reports: [(number: Int, text: String, bad: Bool)] = []
     func reject(_ number: Int, _ message: String) {
-      Console.error("sift route: \(path.display):\(number): \(message)")
-      bad += 1
+      reports.append((number, "sift route: \(path.display):\(number): \(message)", true))
+    }
+    func insertBatch() {
+      for failure in batch.insert(into: set) { reject(failure.origin, failure.message) }
     }
     let ok = reader.forEachItem(writingOut: []) { (item: LineReader.Item) -> Bool in
       let bytes: UnsafeBufferPointer<UInt8>
@@ -156,32 +179,36 @@ enum RouteCommand {
         reject(number, "the id \(String(decoding: id, as: UTF8.self)) is already the id of the rule on line \(first)")
         return true
       }
-      let compiled: RouteRule.Compiled
+      let prepared: RouteRule.Prepared
       do throws(RouteRuleError) {
-        compiled = try rule.compile(command: "sift route")
+        prepared = try rule.prepare(command: "sift route")
       } catch {
         reject(number, error.message)
         return true
       }
-      if let warning = compiled.warning { Console.error("sift route: \(path.display):\(number): \(warning)") }
-      seen[id] = number
-      entries.append((ids.count, compiled.predicate))
-      ids.append(id)
-      if entries.count == 10_000 {
-        set.insert(contentsOf: entries)
-        entries.removeAll(keepingCapacity: true)
+      if let warning = prepared.warning {
+        reports.append((number, "sift route: \(path.display):\(number): \(warning)", false))
       }
+      seen[id] = number
+      batch.append(prepared, id: ids.count, origin: number)
+      ids.append(id)
+      if batch.isFull { insertBatch() }
       return true
     }
     guard ok else {
+      for r in reports { Console.error(r.text) }
       Console.error("sift route: error reading --rules \(path.display)")
       return nil
     }
+    insertBatch()
+    // In line order, and for one line in the order found (the sort is not stable).
+    let ordered = reports.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }
+    for r in ordered { Console.error(r.element.text) }
+    let bad = reports.count(where: \.bad)
     guard bad == 0 else {
       Console.error("sift route: \(bad) bad rule\(bad == 1 ? "" : "s") in \(path.display); no input was read")
       return nil
     }
-    set.insert(contentsOf: entries)
     return Rules(set: set, ids: ids)
   }
 
@@ -196,6 +223,8 @@ enum RouteCommand {
     prefix += "\"line\": "
     let linePrefix = Array(prefix.utf8)
     var errors = false
+    // Each line parsed by simdjson and decided on its DOM, as `sift filter` decides one.
+    let decider = RouteDecider(rules.set, noun: "line")
     /// A bad line: on stderr, and as an error record unless `--each`.
     func reject(_ number: Int, _ message: String, _ offset: Int?) {
       errors = true
@@ -218,7 +247,7 @@ enum RouteCommand {
         return !out.closed && StopSignal.requested == nil
       }
       let matched: [Int]
-      switch RouteDecision.decide(line.bytes, in: rules.set, noun: "line") {
+      switch decider.decide(line.bytes, readable: line.readable) {
       case .matched(let ids): matched = ids
       case .error(let message, let offset):
         reject(line.number, message, offset)
@@ -227,7 +256,7 @@ enum RouteCommand {
       if each {
         for k in matched {
           out.write("{\"id\": " as StaticString)
-          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          rules.ids.write(k, to: out)
           out.write(", \"line\": " as StaticString)
           out.write(bytes: line.bytes)
           out.write("}\n" as StaticString)
@@ -239,7 +268,7 @@ enum RouteCommand {
         out.write(", \"ids\": [" as StaticString)
         for (n, k) in matched.enumerated() {
           if n > 0 { out.write(", " as StaticString) }
-          rules.ids[k].withUnsafeBufferPointer { out.write(bytes: $0) }
+          rules.ids.write(k, to: out)
         }
         out.write("]}\n" as StaticString)
         out.lineComplete()

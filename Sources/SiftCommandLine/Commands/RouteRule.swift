@@ -1,3 +1,4 @@
+import CSiftJSON
 import Sift
 
 /// Why a rule was refused: the text of its report.
@@ -65,56 +66,92 @@ struct RouteRule {
     return RouteRule(idRange: idRange, format: format, arguments: arguments, variables: variables)
   }
 
-  /// A compiled rule, with the warning its report gets when it can fail on some paths.
-  struct Compiled {
-    var predicate: SiftPredicate
+  /// A rule ready to enter a set: its tree, with its arguments and variables bound, its
+  /// text (for diagnostics), and the warning its report gets when it can fail on some paths.
+  /// Not compiled: a rule that shares its shape's code is never compiled on its own
+  /// (``RuleBatch``, ``SiftPredicateSet/insert(syntax:format:options:id:)``).
+  struct Prepared {
+    var syntax: PredicateSyntax
+    var format: String
     var warning: String?
   }
 
-  /// Compiles the rule and checks that it can match (``RouteRuleCheck``); `command` names
-  /// the command in the reasons given.
-  func compile(command: String) throws(RouteRuleError) -> Compiled {
+  /// Parses the rule, binds its variables and checks that it can match
+  /// (``RouteRuleCheck``); `command` names the command in the reasons given.
+  func prepare(command: String) throws(RouteRuleError) -> Prepared {
     let why = RouteRuleCheck.why(command: command, bindsVariables: !variables.isEmpty)
-    let predicate: SiftPredicate
+    var syntax: PredicateSyntax
     do throws(PredicateSyntaxError) {
-      let compiled = try SiftPredicate(format: format, arguments: arguments)
-      predicate = variables.isEmpty ? compiled : try compiled.withSubstitutionVariables(variables)
+      syntax = try PredicateSyntax(parsing: format, arguments: arguments)
     } catch {
-      throw RouteRuleError(message: "the predicate does not compile: \(error)")
+      throw RouteRuleError(message: Self.doesNotCompile(error))
     }
-    let check = RouteRuleCheck(predicate.syntax)
+    // Bound in the tree, as `withSubstitutionVariables` binds them: the values become
+    // constants, and the rule shares its shape's code like any other.
+    if !variables.isEmpty { syntax = syntax.substitutingVariables(variables) }
+    let check = RouteRuleCheck(syntax)
     if check.neverMatches {
       throw RouteRuleError(
         message: "the predicate can never match: every evaluation that could make it true fails at \(check.summary); "
           + why)
     }
-    guard !check.references.isEmpty else { return Compiled(predicate: predicate, warning: nil) }
-    return Compiled(
-      predicate: predicate,
+    guard !check.references.isEmpty else { return Prepared(syntax: syntax, format: format, warning: nil) }
+    return Prepared(
+      syntax: syntax, format: format,
       warning: "warning: \(check.summary), always fails when evaluated (\(why)); the rule may still match where "
         + "evaluation does not reach it")
   }
+
+  /// The report of a rule whose predicate does not parse or compile.
+  static func doesNotCompile(_ error: PredicateSyntaxError) -> String {
+    "the predicate does not compile: \(error)"
+  }
 }
 
-/// How `sift route` decides one input line, and `sift serve` one message: read as JSON,
-/// then matched against the rule set.
+/// How `sift route` decides one input line, and `sift serve` one message: parsed by
+/// simdjson and matched on its DOM (``SetJSONMatcher``), with Sift's own JSON reader
+/// wording what is not JSON.
 enum RouteDecision<ID: Hashable & Sendable> {
   /// The ids of the rules it satisfies, in the set's order.
   case matched([ID])
   /// It is not a JSON value: the report's message, and the byte where reading failed.
   case error(message: String, offset: Int?)
+}
 
-  /// Decides `bytes`; `noun` is what the input is called in a message ("line").
-  static func decide(_ bytes: UnsafeBufferPointer<UInt8>, in set: SiftPredicateSet<ID>, noun: String) -> Self {
+/// Decides inputs against one rule set: one per thread (it owns a simdjson parser).
+final class RouteDecider<ID: Hashable & Sendable> {
+  private let matcher: SetJSONMatcher<ID>
+  /// What an input is called in a message ("line", "message").
+  private let noun: String
+  /// A padded copy of an input that has no readable bytes past its end.
+  private var scratch: [UInt8] = []
+
+  init(_ set: SiftPredicateSet<ID>, noun: String) {
+    matcher = SetJSONMatcher(set)
+    self.noun = noun
+  }
+
+  /// Decides `bytes`, of which `readable` can be read from its start (simdjson reads up
+  /// to ``SIFT_JSON_PADDING`` past the end).
+  func decide(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> RouteDecision<ID> {
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
       return .error(message: "\(noun) is empty (not a JSON value)", offset: nil)
     }
-    let value: SiftValue
-    do throws(JSONError) {
-      value = try SiftValue(json: bytes)
-    } catch {
+    switch matcher.matches(bytes, readable: readable) {
+    case .matched(let ids): return .matched(ids)
+    case .invalid(let error):
       return .error(message: "\(noun) is not valid JSON: \(error.message)", offset: error.offset)
     }
-    return .matched(set.matches(value))
+  }
+
+  /// Decides `bytes`, which end where their memory does: copied first into a buffer with
+  /// simdjson's padding, so simdjson rather than the slower fallback reads them.
+  func decideCopying(_ bytes: UnsafeBufferPointer<UInt8>) -> RouteDecision<ID> {
+    let needed = bytes.count + Int(SIFT_JSON_PADDING)
+    if scratch.count < needed { scratch = [UInt8](repeating: 0, count: max(needed, 2 * scratch.count)) }
+    return scratch.withUnsafeMutableBufferPointer { all in
+      _ = all.initialize(from: bytes)
+      return decide(UnsafeBufferPointer(rebasing: all[..<bytes.count]), readable: all.count)
+    }
   }
 }

@@ -18,9 +18,6 @@ package final class LineEvaluator {
 
   let plan: FilterPlan
   private let predicate: SiftPredicate
-  /// The record slot whose string bytes decide the predicate alone (`filterCriteria IN
-  /// {…}`): such a line is decided on simdjson's bytes, with no `String` or record built.
-  private let byteKernelSlot: Int?
   /// The predicate compiled without a schema, for a line whose value is not an object
   /// under the record plan (a key on an array maps, on a number it is an error: only the
   /// full value says). Compiled at the first such line: most streams have none, and a
@@ -30,9 +27,8 @@ package final class LineEvaluator {
   private let format: String
   private let variables: [String: SiftValue]
   private let parser: OpaquePointer
-  /// Only `decide` touches it, one line at a time; the dynamic exclusivity check on every
-  /// access cost about 5% of `sift filter`'s time (perf: swift_beginAccess, AccessSet).
-  @exclusivity(unchecked) private var record: SiftRecord
+  /// The record plan's keys, in slot order: the schema the predicate was compiled for.
+  private let keys: [String]
   /// The C key paths handed to simdjson: one per record key, or `aps.filter-criteria`.
   private let paths: UnsafeMutablePointer<sift_json_key>
   private let pathCount: Int
@@ -69,16 +65,14 @@ package final class LineEvaluator {
     }
     self.plan = plan
     self.predicate = compiled!
-    if case .record = plan { byteKernelSlot = compiled!.byteKernelSlot } else { byteKernelSlot = nil }
     self.variables = variables
-    record = SiftRecord(schema: schema, values: Array(repeating: .null, count: schema.fields.count))
-
     let keys: [String]
     switch plan {
     case .record(let k): keys = k
     case .apnsCriteria: keys = Self.apnsPath
     case .document: keys = []
     }
+    if case .record = plan { self.keys = keys } else { self.keys = [] }
     keyStorage = keys.map { key in
       let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(key.utf8.count, 1))
       _ = bytes.initialize(from: key.utf8.lazy.map { CChar(bitPattern: $0) })
@@ -132,32 +126,16 @@ package final class LineEvaluator {
       let matched: Bool
       switch plan {
       case .record:
-        var events: UnsafePointer<sift_json_event>? = nil
-        var spans: UnsafePointer<sift_json_span>? = nil
-        guard sift_json_record(parser, recordPlan, &events, &spans) == Int32(SIFT_JSON_OK.rawValue), let events,
-          let spans
-        else {
+        var fields: UnsafePointer<sift_json_field>? = nil
+        guard sift_json_record_fields(parser, recordPlan, &fields) == Int32(SIFT_JSON_OK.rawValue), let fields else {
           matched = try plain().evaluate(with: value(at: 0, depth: 0), variables: variables)
           break
         }
-        if let slot = byteKernelSlot {
-          let span = spans[slot]
-          if span.count == 1, events[span.first].type == SIFT_JSON_STRING.rawValue,
-            let result = predicate.kernelContains(
-              utf8: UnsafeBufferPointer(
-                start: UnsafeRawPointer(events[span.first].v.ptr)?.assumingMemoryBound(to: UInt8.self),
-                count: Int(events[span.first].len)))
-          {
-            return result ? .match : .noMatch
-          }
+        // Decided in simdjson's DOM: strings, integers and arrays of strings are viewed
+        // where the parser keeps them, nothing is built per line.
+        matched = try keys.withUnsafeBufferPointer { (keys) throws(EvaluationError) in
+          try predicate.evaluate(json: parser, plan: recordPlan!, fields: fields, keys: keys, variables: variables)
         }
-        for slot in 0..<pathCount {
-          let span = spans[slot]
-          record.values[slot] =
-            span.count == 0
-            ? .null : JSONEvents.value(UnsafeBufferPointer(start: events + span.first, count: span.count))
-        }
-        matched = try predicate.evaluate(with: record, variables: variables)
       case .apnsCriteria:
         matched = try evaluateAPNs(value(at: 0, depth: 2))
       case .document:
@@ -210,7 +188,7 @@ package final class LineEvaluator {
     var count = 0
     let status = sift_json_value_at(parser, paths + first, depth, &events, &count)
     guard status == Int32(SIFT_JSON_OK.rawValue), let events else { return .null }
-    return JSONEvents.value(UnsafeBufferPointer(start: events, count: count))
+    return JSONEventValue.value(UnsafeBufferPointer(start: events, count: count))
   }
 
 }

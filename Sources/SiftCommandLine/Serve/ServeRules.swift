@@ -44,8 +44,9 @@ final class ServeRules: @unchecked Sendable {
     }
   }
 
-  /// Compiles a put's value, or reports why it is not a rule.
-  private func compile(_ entry: KeyValueBucket.Entry) -> SiftPredicate? {
+  /// Reads and checks a put's value (``RouteRule``, as `sift route` reads a rules file),
+  /// or reports why it is not a rule.
+  private func prepare(_ entry: KeyValueBucket.Entry) -> RouteRule.Prepared? {
     guard Self.isValidKey(entry.keyBytes) else {
       refuse(entry.key, entry.revision, "the id is not a valid key (letters, digits and -/_=. only)")
       return nil
@@ -57,15 +58,22 @@ final class ServeRules: @unchecked Sendable {
       return nil
     }
     do throws(RouteRuleError) {
-      let compiled = try entry.value.withUnsafeBufferPointer { bytes throws(RouteRuleError) in
-        try RouteRule.read(bytes, withID: false, readsVariables: true).compile(command: "sift serve")
+      let prepared = try entry.value.withUnsafeBufferPointer { bytes throws(RouteRuleError) in
+        try RouteRule.read(bytes, withID: false, readsVariables: true).prepare(command: "sift serve")
       }
-      if let warning = compiled.warning { warn(entry.key, entry.revision, warning) }
-      return compiled.predicate
+      if let warning = prepared.warning { warn(entry.key, entry.revision, warning) }
+      return prepared
     } catch {
       refuse(entry.key, entry.revision, error.message)
       return nil
     }
+  }
+
+  /// The bucket no longer holds a rule under `key` (its new value is refused): neither
+  /// does the worker.
+  private func drop(_ key: String) {
+    set.remove(id: key)
+    counters.ruleErrors.add(1, ordering: .relaxed)
   }
 
   /// Applies one change of the feed, in the feed's order.
@@ -75,12 +83,17 @@ final class ServeRules: @unchecked Sendable {
     switch entry.operation {
     case .put:
       revisions[entry.key] = entry.revision
-      if let predicate = compile(entry) {
-        set.insert(predicate, id: entry.key)
-      } else {
-        // The bucket no longer holds the rule that was there: neither does the worker.
-        set.remove(id: entry.key)
-        counters.ruleErrors.add(1, ordering: .relaxed)
+      guard let prepared = prepare(entry) else {
+        drop(entry.key)
+        break
+      }
+      do throws(PredicateSyntaxError) {
+        // From its syntax, as `sift route` inserts: never compiled alone when it shares
+        // its shape's code.
+        try set.insert(syntax: prepared.syntax, format: prepared.format, id: entry.key)
+      } catch {
+        refuse(entry.key, entry.revision, RouteRule.doesNotCompile(error))
+        drop(entry.key)
       }
     case .delete, .purge:
       revisions[entry.key] = nil
@@ -90,28 +103,29 @@ final class ServeRules: @unchecked Sendable {
   }
 
   /// Makes the set what `snapshot` (every key's latest entry, from a fresh watch) says:
-  /// compiles only what changed since it was last seen, removes what is gone. The first
+  /// inserts only what changed since it was last seen, removes what is gone. The first
   /// load and every reload after a reconnection go through here.
   func reconcile(_ snapshot: [String: KeyValueBucket.Entry], revision: UInt64) {
-    var inserts: [(id: String, predicate: SiftPredicate)] = []
+    var batch = RuleBatch<String, (key: String, revision: UInt64)>()
+    func insertBatch() {
+      for failure in batch.insert(into: set) {
+        refuse(failure.origin.key, failure.origin.revision, failure.message)
+        drop(failure.origin.key)
+      }
+    }
     var live: Set<String> = []
     for (key, entry) in snapshot where shard.keeps(entry.keyBytes) && entry.operation == .put {
       live.insert(key)
       guard revisions[key] != entry.revision else { continue }
       revisions[key] = entry.revision
-      if let predicate = compile(entry) {
-        inserts.append((key, predicate))
-        // Bulk inserts keep the memory of compiled predicates bounded.
-        if inserts.count == 10_000 {
-          set.insert(contentsOf: inserts)
-          inserts.removeAll(keepingCapacity: true)
-        }
-      } else {
-        set.remove(id: key)
-        counters.ruleErrors.add(1, ordering: .relaxed)
+      guard let prepared = prepare(entry) else {
+        drop(key)
+        continue
       }
+      batch.append(prepared, id: key, origin: (key, entry.revision))
+      if batch.isFull { insertBatch() }
     }
-    set.insert(contentsOf: inserts)
+    insertBatch()
     for key in Array(revisions.keys) where !live.contains(key) {
       revisions[key] = nil
       set.remove(id: key)

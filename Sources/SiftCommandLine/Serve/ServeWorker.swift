@@ -25,6 +25,8 @@ final class ServeWorker: @unchecked Sendable {
   let rewatch = Atomic<Bool>(false)
   /// Raised when the worker is stopping.
   let stopping = Atomic<Bool>(false)
+  /// Decides messages on the fetch loop's thread (it owns a parser).
+  private let decider: RouteDecider<String>
 
   init(
     options: ServeOptions, connection: NATSConnection, counters: ServeCounters, outcomes: PublishOutcomes, log: ServeLog
@@ -56,6 +58,7 @@ final class ServeWorker: @unchecked Sendable {
         try? connection.publish(prefix + ".rule-errors", Array(record.utf8))
       },
       warn: { [log] key, revision, message in log.report("rule \(key) (revision \(revision)): \(message)") })
+    decider = RouteDecider(rules.set, noun: "message")
   }
 
   // MARK: Status
@@ -235,7 +238,9 @@ final class ServeWorker: @unchecked Sendable {
         offset: nil)
       return
     }
-    switch RouteDecision.decide(data, in: rules.set, noun: "message") {
+    // Copied into a padded buffer (a message's bytes end where its memory does) and
+    // decided as `sift route` decides a line.
+    switch decider.decideCopying(data) {
     case .error(let message, let offset):
       reportError(&item, index: index, message: message, offset: offset)
     case .matched(let ids):

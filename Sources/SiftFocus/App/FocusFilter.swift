@@ -72,6 +72,12 @@ extension FocusFilter {
     try await scope.system.setBadgeCount(count, for: scope.app)
   }
 
+  /// The user whose app code is running: the id of the ``FocusSystem`` whose scope the
+  /// caller runs in (`perform()`, `appContext`, an extension handler, ``FocusSystem/withApp(_:_:)``),
+  /// so a service's `perform()` knows whose Focus changed. Nil outside any scope and for a
+  /// standalone system.
+  public static var currentUser: String? { FocusScope.current?.system.user }
+
   /// The registry key: the fully qualified type name, stable across launches.
   static var registryKey: String { String(reflecting: Self.self) }
 }

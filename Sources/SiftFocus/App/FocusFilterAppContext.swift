@@ -42,4 +42,26 @@ public struct FocusFilterAppContext: Sendable {
       notificationFilterPredicate: predicate, targetContentIdentifierPrefix: targetContentIdentifierPrefix,
       hidesBadges: hidesBadges)
   }
+
+  /// A context whose predicate is compiled from `predicateFormat` and Swift values, as the
+  /// talk writes it: `FocusFilterAppContext(predicateFormat: "SELF IN %@", allowedAccountList)`
+  /// with a `[String]`, no ``SiftValue`` needed (strings, numbers, Booleans, dates and
+  /// collections of them, as ``SiftPredicate/init(format:_:_:)`` reads them).
+  ///
+  /// - Throws: ``FocusFilterError/invalidPredicate(format:diagnostic:)`` for a predicate
+  ///   that does not compile or an argument Sift cannot read.
+  public init(
+    predicateFormat: String, _ first: Any?, _ rest: Any?..., targetContentIdentifierPrefix: String? = nil,
+    hidesBadges: Bool = false
+  ) throws(FocusFilterError) {
+    let predicate: SiftPredicate
+    do {
+      predicate = try SiftPredicate(format: predicateFormat, argumentArray: [first] + rest)
+    } catch {
+      throw .invalidPredicate(format: predicateFormat, diagnostic: "\(error)")
+    }
+    self.init(
+      notificationFilterPredicate: predicate, targetContentIdentifierPrefix: targetContentIdentifierPrefix,
+      hidesBadges: hidesBadges)
+  }
 }

@@ -3,7 +3,8 @@ extension NotificationContent {
   ///
   /// Mapped keys: `aps.alert` (a dictionary whose `title`, `subtitle` and `body` are strings,
   /// or a string that is the body), `aps.filter-criteria`, `aps.target-content-id` and
-  /// `aps.thread-id` (strings), `aps.badge` (an integer), `aps.interruption-level` (one of
+  /// `aps.thread-id` (strings), `aps.badge` (an integer, clamped to
+  /// `0...NotificationContent.maximumBadge`), `aps.interruption-level` (one of
   /// ``InterruptionLevel``'s raw values) and `aps.relevance-score` (a number, clamped to `0...1`).
   ///
   /// Nothing else is lost: every top-level key other than `aps` is copied to ``userInfo``

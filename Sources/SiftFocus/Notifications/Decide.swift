@@ -4,7 +4,9 @@ extension NotificationFilter {
   /// Decides one notification under the active Focus (Documentation/FocusLayer.md, decisions 2–7).
   ///
   /// The order matters: no predicate wins over everything (`noFilter`); a `critical`
-  /// notification is always presented and a `timeSensitive` one when the Focus allows it,
+  /// notification is presented when the app may send them (``allowsCriticalAlerts``, Apple's
+  /// entitlement; otherwise it is an `active` one) and a `timeSensitive` one when the Focus
+  /// allows it,
   /// whatever the predicate says; an app whose context could not be built fails closed
   /// (`filterUnavailable`); an untagged notification is delivered rather than silently lost
   /// (`noFilterCriteria`); an evaluation error mutes with the error's message
@@ -17,10 +19,10 @@ extension NotificationFilter {
     // itself is one call, so the allow list's layout stays internal.
     if isUnfiltered { return NotificationDecision(outcome: .delivered, reason: .noFilter) }
     switch content.interruptionLevel {
-    case .critical: return NotificationDecision(outcome: .delivered, reason: .critical)
+    case .critical where allowsCriticalAlerts: return NotificationDecision(outcome: .delivered, reason: .critical)
     case .timeSensitive where allowsTimeSensitive:
       return NotificationDecision(outcome: .delivered, reason: .timeSensitive)
-    case .passive, .active, .timeSensitive: break
+    case .passive, .active, .timeSensitive, .critical: break
     }
     if let failure = unavailableReason {
       return NotificationDecision(outcome: .muted, reason: .filterUnavailable(failure))

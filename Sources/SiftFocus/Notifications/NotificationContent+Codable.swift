@@ -2,7 +2,7 @@ import Sift
 
 extension NotificationContent: Codable {
   private enum CodingKeys: String, CodingKey {
-    case filterCriteria, targetContentIdentifier, title, subtitle, body, threadIdentifier, userInfo
+    case filterCriteria, senderIdentifier, targetContentIdentifier, title, subtitle, body, threadIdentifier, userInfo
     case relevanceScore, badge, interruptionLevel
   }
 
@@ -20,13 +20,15 @@ extension NotificationContent: Codable {
       interruptionLevel: try c.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel) ?? .active,
       relevanceScore: try c.decodeIfPresent(Double.self, forKey: .relevanceScore) ?? 0,
       badge: try c.decodeIfPresent(Int.self, forKey: .badge),
-      userInfo: try c.decodeIfPresent([String: SiftValue].self, forKey: .userInfo) ?? [:])
+      userInfo: try c.decodeIfPresent([String: SiftValue].self, forKey: .userInfo) ?? [:],
+      senderIdentifier: try c.decodeIfPresent(String.self, forKey: .senderIdentifier))
   }
 
   /// Encodes the fields that differ from a fresh content's defaults.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encodeIfPresent(filterCriteria, forKey: .filterCriteria)
+    try c.encodeIfPresent(senderIdentifier, forKey: .senderIdentifier)
     try c.encodeIfPresent(targetContentIdentifier, forKey: .targetContentIdentifier)
     if !title.isEmpty { try c.encode(title, forKey: .title) }
     if !subtitle.isEmpty { try c.encode(subtitle, forKey: .subtitle) }
@@ -59,6 +61,9 @@ extension NotificationDecision: Codable {
     case "critical": reason = .critical
     case "timeSensitive": reason = .timeSensitive
     case "filterUnavailable": reason = .filterUnavailable(message)
+    case "unknownUser": reason = .unknownUser
+    case "silencedByFocus": reason = .silencedByFocus
+    case "allowedSender": reason = .allowedSender
     default:
       throw DecodingError.dataCorruptedError(forKey: .reason, in: c, debugDescription: "unknown reason \(code)")
     }
@@ -72,7 +77,9 @@ extension NotificationDecision: Codable {
     try c.encode(reason.code, forKey: .reason)
     switch reason {
     case .predicateError(let message), .filterUnavailable(let message): try c.encode(message, forKey: .message)
-    case .noActiveFocus, .noFilter, .matched, .notMatched, .noFilterCriteria, .critical, .timeSensitive: break
+    case .noActiveFocus, .noFilter, .matched, .notMatched, .noFilterCriteria, .critical, .timeSensitive, .unknownUser,
+      .silencedByFocus, .allowedSender:
+      break
     }
   }
 }

@@ -12,6 +12,11 @@ public struct NotificationContent: Sendable, Hashable {
   /// The string a Focus filter's predicate is evaluated against as `SELF`; `nil` for a
   /// notification that belongs to no particular context (it is then always delivered).
   public var filterCriteria: String?
+  /// Who sent it (a person's or a channel's identifier), for a Focus's allowed senders
+  /// (``FocusMode/allowedSenders``): a sender the active Focus allows breaks through a Focus
+  /// that silences the app. Not read from an APNs payload (Apple's payload has no such key;
+  /// a service sets it from its own data); nil by default.
+  public var senderIdentifier: String?
   /// The scene or content the notification opens; checked against an app context's
   /// target-content-identifier prefix.
   public var targetContentIdentifier: String?
@@ -35,9 +40,16 @@ public struct NotificationContent: Sendable, Hashable {
   }
   /// The storage behind ``relevanceScore``; only ever holds clamped values.
   private var clampedRelevanceScore: Double
-  /// The app badge the sender asked for; recorded, but not trusted under a Focus (the
-  /// system recomputes the badge from what it delivered).
-  public var badge: Int?
+  /// The app badge the sender asked for (APNs `aps.badge`): set as the app's badge when the
+  /// notification is delivered, 0 clearing it. Always within `0...maximumBadge` (a larger
+  /// value is clamped, a negative one becomes 0, on init and on every set), so no count can
+  /// overflow.
+  public var badge: Int? {
+    get { clampedBadge }
+    set { clampedBadge = newValue.map(Self.clampedBadge) }
+  }
+  /// The storage behind ``badge``; only ever holds clamped values.
+  private var clampedBadge: Int?
   /// How urgently the notification asks for attention.
   public var interruptionLevel: InterruptionLevel
 
@@ -52,7 +64,8 @@ public struct NotificationContent: Sendable, Hashable {
     interruptionLevel: InterruptionLevel = .active,
     relevanceScore: Double = 0,
     badge: Int? = nil,
-    userInfo: [String: SiftValue] = [:]
+    userInfo: [String: SiftValue] = [:],
+    senderIdentifier: String? = nil
   ) {
     self.title = title
     self.subtitle = subtitle
@@ -62,9 +75,17 @@ public struct NotificationContent: Sendable, Hashable {
     self.targetContentIdentifier = targetContentIdentifier
     self.interruptionLevel = interruptionLevel
     self.clampedRelevanceScore = Self.clampedRelevance(relevanceScore)
-    self.badge = badge
+    self.clampedBadge = badge.map(Self.clampedBadge)
+    self.senderIdentifier = senderIdentifier
     self.userInfo = userInfo
   }
+
+  /// The largest badge count (2³¹ − 1, what an app's badge number holds on Apple
+  /// platforms): badges from payloads and apps are clamped to it and counting stops there.
+  public static let maximumBadge = Int(Int32.max)
+
+  /// Clamps a badge count to `0...maximumBadge`.
+  static func clampedBadge(_ count: Int) -> Int { min(max(count, 0), maximumBadge) }
 
   /// Clamps to `0...1`; NaN would survive `min`/`max` unchanged, so it maps to 0 explicitly.
   static func clampedRelevance(_ score: Double) -> Double {

@@ -10,7 +10,7 @@ public struct NotificationDecision: Sendable, Hashable {
     case muted
   }
 
-  /// Which rule of the design (Documentation/FocusLayer.md, decisions 1–6) decided.
+  /// Which rule of the design (Documentation/FocusLayer.md, decisions 1–12) decided.
   public enum Reason: Sendable, Hashable, CustomStringConvertible {
     /// No Focus is active (decision 1).
     case noActiveFocus
@@ -24,7 +24,8 @@ public struct NotificationDecision: Sendable, Hashable {
     case noFilterCriteria
     /// Evaluating the predicate failed; the associated value is the error's message (decision 5).
     case predicateError(String)
-    /// A `critical` notification: presented under every Focus, whatever the filter (decision 6).
+    /// A `critical` notification of an app permitted to send them (the counterpart of Apple's
+    /// critical-alerts entitlement): presented under every Focus, whatever the filter (decision 6).
     case critical
     /// A `timeSensitive` notification under a Focus that allows them (decision 6).
     case timeSensitive
@@ -32,6 +33,15 @@ public struct NotificationDecision: Sendable, Hashable {
     /// or reading it threw): the app fails closed. The value names the predicate and the
     /// diagnostic (decision 7).
     case filterUnavailable(String)
+    /// The service has no state for this user (never stored, or deleted): delivered, as with
+    /// no Focus, but told apart from a known user who has none (decision 1).
+    case unknownUser
+    /// The active Focus silences the app (Do Not Disturb and Sleep silence every app they do
+    /// not list; ``FocusMode/allowedApps``) (decision 11).
+    case silencedByFocus
+    /// The app is silenced, but the Focus allows the notification's sender
+    /// (``FocusMode/allowedSenders``, ``NotificationContent/senderIdentifier``) (decision 11).
+    case allowedSender
 
     /// A stable identifier for machine-readable output (`"noActiveFocus"`, `"predicateError"`, …).
     public var code: String {
@@ -45,6 +55,9 @@ public struct NotificationDecision: Sendable, Hashable {
       case .critical: "critical"
       case .timeSensitive: "timeSensitive"
       case .filterUnavailable: "filterUnavailable"
+      case .unknownUser: "unknownUser"
+      case .silencedByFocus: "silencedByFocus"
+      case .allowedSender: "allowedSender"
       }
     }
 
@@ -66,6 +79,9 @@ public struct NotificationDecision: Sendable, Hashable {
       case .critical: return "critical notifications break through \(the)"
       case .timeSensitive: return "\(the) lets time-sensitive notifications through"
       case .filterUnavailable(let message): return "the app's filter for \(the) is unavailable: \(message)"
+      case .unknownUser: return "the service has no Focus state for this user"
+      case .silencedByFocus: return "\(the) silences this app"
+      case .allowedSender: return "\(the) allows this sender"
       }
     }
   }
@@ -83,6 +99,9 @@ public struct NotificationDecision: Sendable, Hashable {
 
   /// The decision for every notification while no Focus is active (decision 1).
   public static let noActiveFocus = NotificationDecision(outcome: .delivered, reason: .noActiveFocus)
+
+  /// The decision for a user the service does not know (decision 1).
+  public static let unknownUser = NotificationDecision(outcome: .delivered, reason: .unknownUser)
 
   /// The reason's explanation; see ``Reason/explanation(focus:)``.
   public func explanation(focus: String?) -> String { reason.explanation(focus: focus) }

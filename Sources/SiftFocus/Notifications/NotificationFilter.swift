@@ -29,6 +29,11 @@ public struct NotificationFilter: Sendable, Hashable {
   /// Whether `timeSensitive` notifications break through (the Focus's setting,
   /// ``FocusMode/allowsTimeSensitive``).
   public var allowsTimeSensitive: Bool
+  /// Whether the app may send `critical` notifications (the counterpart of Apple's
+  /// critical-alerts entitlement; ``FocusSystem/register(_:app:isRunning:allowsCriticalAlerts:extensionHandler:)``
+  /// sets it). Off by default: a `critical` notification from an app without it is decided
+  /// as an `active` one.
+  public var allowsCriticalAlerts: Bool
   /// Why the app context could not be built (its predicate did not compile, or reading it
   /// threw): the app's notifications are then muted with
   /// ``NotificationDecision/Reason/filterUnavailable(_:)`` (fail closed). Nil normally;
@@ -46,27 +51,36 @@ public struct NotificationFilter: Sendable, Hashable {
   /// Creates a filter.
   public init(
     predicate: SiftPredicate?, targetContentIdentifierPrefix: String? = nil, hidesBadges: Bool = false,
-    allowsTimeSensitive: Bool = true
+    allowsTimeSensitive: Bool = true, allowsCriticalAlerts: Bool = false
   ) {
     rule = Self.rule(predicate)
     self.targetContentIdentifierPrefix = targetContentIdentifierPrefix
     self.hidesBadges = hidesBadges
     self.allowsTimeSensitive = allowsTimeSensitive
+    self.allowsCriticalAlerts = allowsCriticalAlerts
   }
 
   /// A `SELF IN {ids}` filter from its ids, without compiling anything (a service loading
   /// many users).
-  init(allowList ids: [String], targetContentIdentifierPrefix: String?, hidesBadges: Bool, allowsTimeSensitive: Bool) {
+  init(
+    allowList ids: [String], targetContentIdentifierPrefix: String?, hidesBadges: Bool, allowsTimeSensitive: Bool,
+    allowsCriticalAlerts: Bool
+  ) {
     rule = .allowList(AllowList(ids))
     self.targetContentIdentifierPrefix = targetContentIdentifierPrefix
     self.hidesBadges = hidesBadges
     self.allowsTimeSensitive = allowsTimeSensitive
+    self.allowsCriticalAlerts = allowsCriticalAlerts
   }
 
   /// A filter for an app whose app context could not be built: every notification of the
-  /// app that is not `critical` (or allowed `timeSensitive`) is muted with the reason.
-  public static func unavailable(_ reason: String, allowsTimeSensitive: Bool = true) -> NotificationFilter {
-    var filter = NotificationFilter(predicate: nil, allowsTimeSensitive: allowsTimeSensitive)
+  /// app that is not `critical` (from an app allowed them) or allowed `timeSensitive` is
+  /// muted with the reason.
+  public static func unavailable(
+    _ reason: String, allowsTimeSensitive: Bool = true, allowsCriticalAlerts: Bool = false
+  ) -> NotificationFilter {
+    var filter = NotificationFilter(
+      predicate: nil, allowsTimeSensitive: allowsTimeSensitive, allowsCriticalAlerts: allowsCriticalAlerts)
     filter.rule = .unavailable(reason)
     return filter
   }
@@ -88,7 +102,7 @@ public struct NotificationFilter: Sendable, Hashable {
 
 extension NotificationFilter: Codable {
   private enum CodingKeys: String, CodingKey {
-    case predicate, targetContentIdentifierPrefix, hidesBadges, allowsTimeSensitive, failure
+    case predicate, targetContentIdentifierPrefix, hidesBadges, allowsTimeSensitive, allowsCriticalAlerts, failure
   }
 
   /// Decodes a filter saved with ``encode(to:)``; the predicate is compiled again.
@@ -98,7 +112,8 @@ extension NotificationFilter: Codable {
       predicate: try c.decodeIfPresent(SiftPredicate.self, forKey: .predicate),
       targetContentIdentifierPrefix: try c.decodeIfPresent(String.self, forKey: .targetContentIdentifierPrefix),
       hidesBadges: try c.decodeIfPresent(Bool.self, forKey: .hidesBadges) ?? false,
-      allowsTimeSensitive: try c.decodeIfPresent(Bool.self, forKey: .allowsTimeSensitive) ?? true)
+      allowsTimeSensitive: try c.decodeIfPresent(Bool.self, forKey: .allowsTimeSensitive) ?? true,
+      allowsCriticalAlerts: try c.decodeIfPresent(Bool.self, forKey: .allowsCriticalAlerts) ?? false)
     if let failure = try c.decodeIfPresent(String.self, forKey: .failure) { self.failure = failure }
   }
 
@@ -109,6 +124,7 @@ extension NotificationFilter: Codable {
     try c.encodeIfPresent(targetContentIdentifierPrefix, forKey: .targetContentIdentifierPrefix)
     if hidesBadges { try c.encode(true, forKey: .hidesBadges) }
     if !allowsTimeSensitive { try c.encode(false, forKey: .allowsTimeSensitive) }
+    if allowsCriticalAlerts { try c.encode(true, forKey: .allowsCriticalAlerts) }
     try c.encodeIfPresent(failure, forKey: .failure)
   }
 }

@@ -11,6 +11,12 @@ public struct FocusConfiguration: Sendable, Hashable, Codable {
   /// The filter of each app under the active Focus, as the last activation built it: app
   /// identifier → filter. Empty when no Focus is active.
   public var inForce: [String: AppliedFilter]
+  /// Set when the configuration was read from a file written before the filters in force
+  /// were saved while a Focus was active: nobody knows them, so the system fails closed
+  /// (every app's notifications muted with ``NotificationDecision/Reason/filterUnavailable(_:)``)
+  /// until the next activation builds them. Encoded by leaving `inForce` out again, so a
+  /// save keeps it.
+  public internal(set) var filtersInForceUnknown = false
 
   /// A configuration; by default the built-in Focus modes, none active, nothing saved.
   public init(
@@ -26,17 +32,33 @@ public struct FocusConfiguration: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey { case modes, activeFocus, savedParameters, inForce }
 
-  /// Decodes a configuration; a file without `inForce` (written before it existed) has none.
+  /// Decodes a configuration. A file without `inForce` (written before it existed) whose
+  /// Focus is active has unknown filters in force (``filtersInForceUnknown``): deciding
+  /// with none would let everything through.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     modes = try c.decode([FocusMode].self, forKey: .modes)
     activeFocus = try c.decodeIfPresent(String.self, forKey: .activeFocus)
     savedParameters = try c.decode([String: [String: [String: FocusParameterValue]]].self, forKey: .savedParameters)
-    inForce = try c.decodeIfPresent([String: AppliedFilter].self, forKey: .inForce) ?? [:]
+    if let known = try c.decodeIfPresent([String: AppliedFilter].self, forKey: .inForce) {
+      inForce = known
+    } else {
+      inForce = [:]
+      filtersInForceUnknown = activeFocus != nil
+    }
   }
 
-  /// The Focus with this name, if the configuration has one.
-  public func mode(named name: String) -> FocusMode? { modes.first { $0.name == name } }
+  /// Encodes the configuration (`inForce` left out while ``filtersInForceUnknown``).
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(modes, forKey: .modes)
+    try c.encodeIfPresent(activeFocus, forKey: .activeFocus)
+    try c.encode(savedParameters, forKey: .savedParameters)
+    if !filtersInForceUnknown { try c.encode(inForce, forKey: .inForce) }
+  }
+
+  /// The Focus with exactly this name (compared by bytes), if the configuration has one.
+  public func mode(named name: String) -> FocusMode? { modes.first { $0.name.sameBytes(as: name) } }
 }
 
 /// One app's filter in force: the parameter values it was built from (what

@@ -19,6 +19,8 @@ public struct FocusStoreError: Error, Sendable, Hashable, CustomStringConvertibl
 /// The configuration on disk as one JSON document. Writes are atomic: the new text goes to
 /// a temporary file in the same directory, is flushed to the disk, then renamed over the
 /// old file, so a crash leaves either the old or the new configuration, never half of one.
+/// A new file gets mode 0600 (it says which accounts a user reads when); an existing file
+/// keeps its mode.
 public struct FocusStore: Sendable {
   /// The configuration file.
   public let url: URL
@@ -29,14 +31,7 @@ public struct FocusStore: Sendable {
   /// The saved configuration; the default one when the file does not exist yet (a first
   /// start). An unreadable or malformed file is an error.
   public func load() throws(FocusStoreError) -> FocusConfiguration {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-      return FocusConfiguration()
-    } catch {
-      throw FocusStoreError(path: url.path, message: "cannot be read: \(error.localizedDescription)")
-    }
+    guard let data = try readFile() else { return FocusConfiguration() }
     // Sift's reader first: a syntax error comes with its byte offset.
     do {
       _ = try data.withUnsafeBytes { (raw) throws(JSONError) in
@@ -59,6 +54,31 @@ public struct FocusStore: Sendable {
     }
   }
 
+  /// The file's bytes, nil when it does not exist; read with POSIX calls so a failure is
+  /// the system's own words ("Is a directory"), not a Foundation error number.
+  private func readFile() throws(FocusStoreError) -> Data? {
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      if errno == ENOENT { return nil }
+      throw failure("cannot be read")
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure("cannot be read") }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      throw FocusStoreError(path: url.path, message: "is a directory, not a configuration file")
+    }
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { throw failure("cannot be read") }
+      if n == 0 { return data }
+      data.append(contentsOf: chunk[..<n])
+    }
+  }
+
   /// Writes `configuration` atomically (temporary file, fsync, rename, fsync of the directory).
   public func save(_ configuration: FocusConfiguration) throws(FocusStoreError) {
     let encoder = JSONEncoder()
@@ -76,8 +96,10 @@ public struct FocusStore: Sendable {
     var template = Array((directory + "/.\(url.lastPathComponent).XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)") }
-    let temporary = String(cString: template)
-    fchmod(fd, 0o644)
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // mkstemp made it 0600: keep that for a new file, the existing file's mode otherwise.
+    var existing = stat()
+    if stat(url.path, &existing) == 0 { fchmod(fd, existing.st_mode & 0o7777) }
     let written = data.withUnsafeBytes { raw -> Bool in
       var offset = 0
       while offset < raw.count {

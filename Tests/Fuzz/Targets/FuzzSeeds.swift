@@ -33,6 +33,8 @@ package enum FuzzSeeds {
         + keys.map { key in
           Array("%K == 1\0[\(key)]\0{\(key): 1}\n{\(key): 2, \"a\": 1}\n{\"a\": 1, \(key): 1}\n".utf8)
         }
+    case .apns:
+      return FocusFuzzing.seeds
     case .jsonLines:
       // Conformance files are JSON Lines of `sift cases` requests already; each seed
       // takes a few lines, with one shape byte in front.

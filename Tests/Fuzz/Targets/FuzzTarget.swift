@@ -14,6 +14,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `sift filter`'s fast path (simdjson, only the keys the predicate reads) decides each
   /// line as the library does on Sift's own JSON value of it.
   case filter
+  /// APNs payloads through SiftFocus's reader into the decision path: no trap, badges
+  /// bounded, the decision table deciding as the Focus policy and the filters do.
+  case apns
 
   /// Runs the target on one input.
   package func run(_ data: UnsafeRawBufferPointer) {
@@ -25,6 +28,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .differential: EvaluateFuzzing.differential(bytes)
     case .jsonLines: JSONLinesFuzzing.cases(bytes)
     case .filter: JSONLinesFuzzing.filter(bytes)
+    case .apns: FocusFuzzing.apns(bytes)
     }
   }
 }
