@@ -219,7 +219,18 @@ enum ServeSupport {
     }
     let total = Int(try connection.streamMessageCount(stream) ?? 0)
     let name = "check\(UInt32.random(in: 0...UInt32.max))"
-    try connection.addPullConsumer(stream: stream, ConsumerConfig(durable: name))
+    // The reader's own consumer: in a cluster that has just lost a node, its creation can
+    // time out while the replicas elect a leader. Asked again under the same name (the
+    // same configuration is accepted again), as any reader of the stream would.
+    for attempt in 1... {
+      do throws(NATSError) {
+        try connection.addPullConsumer(stream: stream, ConsumerConfig(durable: name))
+        break
+      } catch {
+        guard error.isTransient, attempt < 10 else { throw error }
+        usleep(500_000)
+      }
+    }
     let subscription = try connection.pullSubscription(stream: stream, consumer: name)
     var messages: [NATSMessage] = []
     while messages.count < total {
