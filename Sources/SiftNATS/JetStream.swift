@@ -197,14 +197,21 @@ extension NATSConnection {
     try check(status, "publish on \(message.subject)")
   }
 
-  /// Waits until every asynchronous publish has its answer, at most `timeoutMs`. On a
-  /// time-out, returns the `Nats-Msg-Id` of each publish still unanswered, which the
-  /// library forgets (an answer arriving later is not reported).
+  /// Waits until every asynchronous publish has its answer, at most `timeoutMs` (at least
+  /// 1: libnats takes a wait of 0 as no limit at all, and would wait for ever on an answer
+  /// lost with a server). On a time-out, returns the `Nats-Msg-Id` of each publish still
+  /// unanswered, which the library forgets (``forgetPublishes()``).
   package func waitForPublishes(timeoutMs: Int64) -> [String] {
     var options = jsPubOptions()
     jsPubOptions_Init(&options)
-    options.MaxWait = timeoutMs
+    options.MaxWait = max(timeoutMs, 1)
     guard js_PublishAsyncComplete(jetStream, &options) != NATS_OK else { return [] }
+    return forgetPublishes()
+  }
+
+  /// Without waiting: the `Nats-Msg-Id` of each asynchronous publish still unanswered,
+  /// which the library forgets (an answer arriving later is not reported).
+  package func forgetPublishes() -> [String] {
     var pending = natsMsgList()
     guard js_PublishAsyncGetPendingList(&pending, jetStream) == NATS_OK else { return [] }
     defer { natsMsgList_Destroy(&pending) }

@@ -217,7 +217,8 @@ final class ServeWorker: @unchecked Sendable {
     let failures = outcomes.finish(milliseconds: 10_000, timeout: timeout)
     if !failures.isEmpty {
       // Forget what the library still waits for: those messages are asked for again below.
-      _ = connection.waitForPublishes(timeoutMs: 0)
+      // Without waiting: an answer lost with a server never comes.
+      _ = connection.forgetPublishes()
     }
     for (index, item) in batch.enumerated() {
       guard let failure = failures[index] else {
