@@ -106,15 +106,16 @@ struct ServeFaultTests {
     }
   }
 
-  /// SIGTERM: the worker stops fetching, acknowledges its batch, exits 0; a worker started
-  /// after it routes the rest, and nothing is lost or repeated.
-  @Test func sigtermDrainsAndExitsZero() throws {
+  /// SIGTERM or SIGINT: the worker stops fetching, acknowledges its batch, exits 0; a
+  /// worker started after it routes the rest, and nothing is lost or repeated.
+  @Test(arguments: [SIGTERM, SIGINT])
+  func aStopSignalDrainsAndExitsZero(_ signal: Int32) throws {
     let server = try ServeSupport.Server("drain")
     defer { server.kill9() }
     try server.start()
     let fixture = try ServeFixture(url: server.url)
     try routeThrough(fixture, workers: 1) { fixture, workers in
-      workers[0].send(SIGTERM)
+      workers[0].send(signal)
       #expect(workers[0].exitStatus(within: 30) == 0)
       #expect(workers[0].output.contains("sift serve: stopped:"))
       try fixture.startWorker()
