@@ -233,9 +233,17 @@ enum ServeSupport {
     }
     let subscription = try connection.pullSubscription(stream: stream, consumer: name)
     var messages: [NATSMessage] = []
+    // An empty fetch is asked again a few times: a fresh consumer in a cluster that has
+    // just lost a node may deliver nothing until its replicas have a leader.
+    var empty = 0
     while messages.count < total {
       let batch = try subscription.fetch(batch: 1000, timeoutMs: 5000)
-      if batch.isEmpty { break }
+      if batch.isEmpty {
+        empty += 1
+        if empty == 6 { break }
+        continue
+      }
+      empty = 0
       for message in batch { try message.ack() }
       messages += batch
     }
