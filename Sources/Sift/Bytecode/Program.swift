@@ -125,6 +125,8 @@ final class ConstantPool: @unchecked Sendable {
   }
 
   deinit {
+    // The copies hold references (strings, arrays): released before the memory goes.
+    UnsafeMutableBufferPointer(mutating: valueBuffer).deinitialize()
     valueBuffer.deallocate()
     objectRefs.deallocate()
   }
