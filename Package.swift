@@ -11,6 +11,7 @@ let package = Package(
     // libsiftc.so: the C interface of include/sift.h, for other languages (python/ uses
     // it). Not "sift": that is the command line's product.
     .library(name: "siftc", type: .dynamic, targets: ["SiftC"]),
+    .executable(name: "sift-nats", targets: ["SiftNATSTool"]),
     // The SQLite crash test's writer, for a service's own crash tests too.
     .executable(name: "FocusCrashWriter", targets: ["FocusCrashWriter"]),
   ],
@@ -24,6 +25,14 @@ let package = Package(
     // RE2 (Debian's libre2-dev) behind a small C interface: linear-time MATCHES for
     // regular patterns.
     .target(name: "CSiftRE2", linkerSettings: [.linkedLibrary("re2")]),
+    // The NATS C client (Debian's libnats-dev 3.4): JetStream and its key-value store, for
+    // `sift serve`.
+    .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+    // A small Swift face over CNATS: connections, streams, pull consumers, buckets.
+    .target(name: "SiftNATS", dependencies: ["CNATS"]),
+    // `sift-nats`: streams, buckets, publishing and reading, for the README's walk-through
+    // and the serve benchmark (Debian has no NATS command-line client).
+    .executableTarget(name: "SiftNATSTool", dependencies: ["SiftNATS"]),
     // simdjson (Debian's libsimdjson-dev) behind a small C interface: the JSON every
     // command reads, viewed in place by the VM. SIMDJSON_THREADS_ENABLED must match the
     // library's build (simdjson.pc): it changes the parser's layout.
@@ -35,7 +44,7 @@ let package = Package(
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON"]),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
-    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON"]),
+    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON", "SiftNATS"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
     // The C interface (include/sift.h) as @_cdecl functions over the engine's APIs.
     .target(name: "SiftC", dependencies: ["Sift", "SiftCommandLine", "CSiftJSON"]),
@@ -55,6 +64,8 @@ let package = Package(
       dependencies: ["Sift", "SiftFocus", "SiftCommandLine", "CPCRE2", "MallocCounter"],
       path: "Benchmarks/SiftBenchmarks"
     ),
+    // The measuring half of Benchmarks/serve.sh (sift serve end to end, on a real server).
+    .executableTarget(name: "ServeBench", dependencies: ["SiftNATS"], path: "Benchmarks/ServeBench"),
     // The tree-walking reference evaluator: the oracle of the differential tests and fuzzing.
     .target(name: "SiftReference", dependencies: ["Sift"], path: "Tests/SiftReference"),
     // Fuzz entry points (Tests/Fuzz/README.md); SiftFuzz is libFuzzer's binary with -DFUZZING,
@@ -66,7 +77,7 @@ let package = Package(
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(
       name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON"], exclude: ["Conformance/Cases", "Golden"]),
-    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift"]),
+    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift", "SiftNATS"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
     // The C interface: its C test program (Tests/C) built with `cc` and run, and its parts.

@@ -9,8 +9,9 @@ set -euo pipefail
 
 # What each is for: PCRE2 and RE2 (MATCHES), simdjson (sift filter), SQLite (SiftFocus's
 # multi-user state), pkg-config (SwiftPM finds the system-library targets through it),
-# gcc (`cc` for the Python package's cffi extension and the C test program).
-packages=(libpcre2-dev libre2-dev libsimdjson-dev libsqlite3-dev pkg-config gcc)
+# gcc (`cc` for the Python package's cffi extension and the C test program), libnats-dev
+# (sift serve's NATS client) and nats-server (the server its tests start).
+packages=(libpcre2-dev libre2-dev libsimdjson-dev libsqlite3-dev pkg-config gcc libnats-dev nats-server)
 
 missing=()
 for p in "${packages[@]}"; do

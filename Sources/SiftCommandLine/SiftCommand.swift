@@ -20,6 +20,7 @@ package enum SiftCommand {
       filter    write the lines of a JSON Lines stream that match a predicate
       bench     measure how fast a predicate decides the lines of a file
       route     for each JSON line, the ids of every rule (predicate) it matches, indexed
+      serve     route a NATS JetStream stream through rules kept in a JetStream bucket
 
     Run 'sift <command> --help' for a command's options.
     """
@@ -51,6 +52,7 @@ package enum SiftCommand {
       case "filter": code = try FilterCommand.run(Array(arguments))
       case "bench": code = try BenchCommand.run(Array(arguments))
       case "route": code = try RouteCommand.run(Array(arguments))
+      case "serve": code = try ServeCommand.run(Array(arguments))
       default:
         throw UsageError(message: "unknown command '\(command)'\n\n\(help)")
       }

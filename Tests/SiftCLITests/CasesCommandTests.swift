@@ -47,7 +47,7 @@ extension SiftCLITests {
           predicate: SELF IN {"a", "b"}
           registers: 0
              0  inStrings SELF, o0                           ; 0..<10
-             1  ret                                          ; 0..<10
+             1  branch true else false                       ; 0..<10
           constants:
             [0] {"a", "b"}
           comparisons:

@@ -4,41 +4,62 @@ import Testing
 
 @testable import Sift
 
-/// The VM's fast paths against its general ones: the decision graph against the dispatch
-/// loop, the small-string word comparisons against bytes, the unboxing of `Any` against casts.
+/// The VM's tiers and fast paths against its general ones: the test chain against the
+/// plain boolean bytecode, the small-string word comparisons against bytes, the unboxing of
+/// `Any` against casts.
 @Suite("Fast paths")
 struct FastPathTests {
   @Test(arguments: [
     ("account IN %@ AND priority >= 3 AND NOT (sender ENDSWITH[c] '@spam.example') AND ANY tags == 'urgent'", true),
-    ("a == 1 OR (b == 2 AND NOT c == 3) OR TRUEPREDICATE", true), ("TRUEPREDICATE", true), ("NOT a == 1", true),
+    ("a == 1 OR (b == 2 AND NOT c == 3) OR TRUEPREDICATE", true), ("NOT a == 1", true),
+    // No test at all: the plain code is two instructions already.
+    ("TRUEPREDICATE", false),
     ("a == 1 AND b + 1 == 2", false), ("SUBQUERY(xs, $x, $x == 1).@count > 0", false), ("a == $v", false),
   ])
-  func decisionGraphsAreMadeForTestsOnly(_ format: String, _ expected: Bool) throws {
+  func testChainsAreChosenForTestsOnly(_ format: String, _ expected: Bool) throws {
     let p = try SiftPredicate(format: format, arguments: format.contains("%@") ? [["a"]] : [])
-    #expect(p.program.code.hasGraph == expected, "\(format)\n\(p.bytecodeListing)")
-  }
-
-  /// Every random predicate of the differential test whose program has a graph: the graph
-  /// and the dispatch loop give the same result or error kind, and the error the same range.
-  @Test func theGraphAgreesWithTheDispatchLoop() throws {
-    var graphs = 0
-    for (format, object) in RandomCases.make(seed: 77, count: 20_000) {
-      guard let p = try? SiftPredicate(format: format), p.program.code.hasGraph else { continue }
-      graphs += 1
-      let viaGraph = Self.run(p, object, graph: true)
-      let viaLoop = Self.run(p, object, graph: false)
-      #expect("\(viaGraph)" == "\(viaLoop)", "\(format) on \(object.jsonText)")
+    #expect(p.program.code.isTestChain == expected, "\(format)\n\(p.bytecodeListing)")
+    // A chain is test, branch, test, branch, …
+    if expected {
+      let code = p.program.code.code
+      #expect(code.count % 2 == 0)
+      for (pc, i) in code.enumerated() { #expect(i.opcode.mode.isSubjectTest == (pc % 2 == 0)) }
     }
-    #expect(graphs > 2_000)
   }
 
-  static func run(_ p: SiftPredicate, _ object: SiftValue, graph: Bool) -> Result<Bool, EvaluationError> {
+  /// Every random predicate of the differential test whose code the compiler made a test
+  /// chain: the chain (by its own runner and by the dispatch loop) and the plain bytecode
+  /// give the same result or error kind, and the error the same range.
+  @Test func theChainAgreesWithThePlainBytecode() throws {
+    var chains = 0
+    // Programs that are only flag moves (folded to TRUEPREDICATE or FALSEPREDICATE): no
+    // test to chain, so they stay plain.
+    var testless = 0
+    for (format, object) in RandomCases.make(seed: 77, count: 20_000) {
+      guard let p = try? SiftPredicate(format: format) else { continue }
+      if !p.program.code.code.contains(where: { !$0.opcode.mode.isControl }) { testless += 1 }
+      guard p.program.code.isTestChain else { continue }
+      let plain = try Compiler.compile(p.syntax, slots: nil, limits: p.options.limits, tiers: false)
+      #expect(!plain.code.isTestChain)
+      chains += 1
+      let viaChain = Self.run(p.program, object, chain: true)
+      let viaLoop = Self.run(p.program, object, chain: false)
+      let viaPlain = Self.run(plain, object, chain: false)
+      #expect("\(viaChain)" == "\(viaPlain)", "\(format) on \(object.jsonText)")
+      #expect("\(viaLoop)" == "\(viaPlain)", "\(format) on \(object.jsonText)")
+    }
+    #expect(chains > 1_000)
+    // The programs the former decision graph covered: chains and test-free code.
+    #expect(chains + testless > 2_000)
+  }
+
+  static func run(_ p: Program, _ object: SiftValue, chain: Bool) -> Result<Bool, EvaluationError> {
     withUnsafePointer(to: object) { v in
-      var env = Environment(variables: nil, stepsLeft: p.options.limits.maxSteps)
+      var env = Environment(variables: nil, stepsLeft: p.maxSteps)
       return Result { () throws(EvaluationError) in
-        graph
-          ? try Machine.runGraph(p.program.executable, ValueReader(root: v), &env)
-          : try Machine.runBytecode(p.program.executable, input: ValueReader(root: v), environment: &env)
+        chain
+          ? try Machine.runTestChain(p.executable, ValueReader(root: v), &env)
+          : try Machine.runBytecode(p.executable, input: ValueReader(root: v), environment: &env)
       }
     }
   }

@@ -156,9 +156,9 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     // A one-test program on a subject viewed in place: no dispatch loop at all.
     if program.kernel != nil, let answer = try Machine.runKernel(program, input) { return answer }
     var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
-    // A decision graph reads no variables; going straight to it skips the dispatch loop's
+    // A test chain reads no variables; going straight to it skips the dispatch loop's
     // entry.
-    if program.code.hasGraph { return try Machine.runGraph(program.executable, input, &environment) }
+    if program.code.isTestChain { return try Machine.runTestChain(program.executable, input, &environment) }
     if program.code.usesVariables { environment.variables = variables ?? [:] }
     return try Machine.run(program, input: input, environment: &environment)
   }

@@ -79,6 +79,9 @@ enum Disassembler {
     case .jumpIfTrue: return "jumpIfTrue \(i.b)"
     case .flagToValue: return "flagToValue r\(i.a)"
     case .ret: return "ret"
+    case .branch:
+      func target(_ t: Int) -> String { t == Opcode.exitTrue ? "true" : t == Opcode.exitFalse ? "false" : "\(t)" }
+      return "branch \(target(i.b)) else \(target(i.c))"
     }
   }
 

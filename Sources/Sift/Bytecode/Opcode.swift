@@ -65,4 +65,43 @@ enum Opcode: UInt8, CaseIterable, Sendable {
   case flagToValue
   /// return flag
   case ret
+  /// After a test, in a test chain (``TestChain``): `pc = flag ? b : c`, where
+  /// ``Opcode/exitTrue`` and ``Opcode/exitFalse`` return that answer instead.
+  case branch
+
+  /// A `branch` target that returns true.
+  static let exitTrue = 0xFFFF
+  /// A `branch` target that returns false.
+  static let exitFalse = 0xFFFE
+
+  /// What the instruction does, by kind (as Lua's `luaP_opmodes`): the one list every
+  /// pass consults instead of writing out the test opcodes again.
+  @inline(__always) var mode: OpcodeMode { OpcodeMode.table[Int(rawValue)] }
+}
+
+/// The properties of an opcode that passes over the code ask about.
+struct OpcodeMode: Sendable {
+  /// Sets the flag from a subject read in place or a register (`compareConst`,
+  /// `inStrings`, `stringTest`, `like`, `matches`), with a comparison descriptor in `c`.
+  var isSubjectTest = false
+  /// Moves the flag or the pc only (`setFlag`, `not`, the jumps, `ret`, `branch`).
+  var isControl = false
+  /// Reads or binds a variable (`loadVar`, `storeVar`, `subquery`).
+  var usesVariables = false
+  /// Writes register `a`.
+  var writesRegister = false
+
+  /// By raw value.
+  static let table: [OpcodeMode] = Opcode.allCases.map { op in
+    switch op {
+    case .compareConst, .inStrings, .stringTest, .like, .matches: OpcodeMode(isSubjectTest: true)
+    case .setFlag, .not, .jump, .jumpIfFalse, .jumpIfTrue, .ret, .branch: OpcodeMode(isControl: true)
+    case .loadVar, .subquery: OpcodeMode(usesVariables: true, writesRegister: true)
+    case .storeVar: OpcodeMode(usesVariables: true)
+    case .compare: OpcodeMode()
+    case .loadConst, .loadSelf, .loadRoot, .loadSlot, .keyPath, .index, .indexSpecial, .binary, .negate, .bitwiseNot,
+      .call, .callCustom, .makeArray, .cast, .flagToValue:
+      OpcodeMode(writesRegister: true)
+    }
+  }
 }

@@ -73,22 +73,21 @@ final class Code: @unchecked Sendable {
   let maxSteps: Int
   /// Whether this code or a subprogram reads or binds a variable.
   let usesVariables: Bool
-  /// The code as a decision graph when it is only tests joined by AND, OR and NOT
-  /// (``DecisionGraph``): the VM then runs ``graphNodes`` from ``graphEntry`` instead of
-  /// the code. Empty otherwise.
-  let graphNodes: UnsafeBufferPointer<DecisionGraph.Node>
-  /// The first node of the graph, or an exit; meaningful when ``hasGraph``.
-  let graphEntry: Int32
-  /// Whether the code runs as a decision graph.
-  let hasGraph: Bool
+  /// Whether the code is a test chain (``TestChain``): the VM then runs it with
+  /// ``Machine/runTestChain(_:_:_:)``.
+  let isTestChain: Bool
 
-  init(_ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits, maxSteps: Int) {
+  /// `tiers` false keeps the compiler's plain boolean bytecode (the tests compare the
+  /// tiers with it).
+  init(_ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits, maxSteps: Int, tiers: Bool = true) {
     self.functions = functions
     self.regexLimits = regexLimits
     self.maxSteps = maxSteps
-    code = b.code
-    instructions = UnsafeBufferPointer(frozenCopyOf: b.code) { $0 }
-    ranges = b.ranges
+    let chain = tiers && b.registerCount == 0 ? TestChain(b.code, ranges: b.ranges) : nil
+    code = chain?.code ?? b.code
+    instructions = UnsafeBufferPointer(frozenCopyOf: code) { $0 }
+    ranges = chain?.ranges ?? b.ranges
+    isTestChain = chain != nil
     names = b.names
     asciiNames = b.names.map { $0.utf8.allSatisfy { $0 < 0x80 } }
     paths = b.paths
@@ -98,17 +97,11 @@ final class Code: @unchecked Sendable {
     valueCount = b.constants.count
     objectCount = b.objects.count
     usesVariables =
-      b.code.contains { [.loadVar, .storeVar, .subquery].contains($0.opcode) }
-      || b.subprograms.contains { $0.program.code.usesVariables }
-    let graph = b.registerCount == 0 ? DecisionGraph(b.code) : nil
-    graphNodes = UnsafeBufferPointer(frozenCopyOf: graph?.nodes ?? []) { $0 }
-    graphEntry = graph?.entry ?? DecisionGraph.falseExit
-    hasGraph = graph != nil
+      b.code.contains { $0.opcode.mode.usesVariables } || b.subprograms.contains { $0.program.code.usesVariables }
   }
 
   deinit {
     instructions.deallocate()
-    graphNodes.deallocate()
   }
 }
 
@@ -132,6 +125,8 @@ final class ConstantPool: @unchecked Sendable {
   }
 
   deinit {
+    // The copies hold references (strings, arrays): released before the memory goes.
+    UnsafeMutableBufferPointer(mutating: valueBuffer).deinitialize()
     valueBuffer.deallocate()
     objectRefs.deallocate()
   }
@@ -186,9 +181,7 @@ struct Executable {
   @inline(__always) var registerCount: Int { code.registerCount }
   @inline(__always) var functions: SiftFunctions { code.functions }
   @inline(__always) var regexLimits: RegexLimits { code.regexLimits }
-  @inline(__always) var hasGraph: Bool { code.hasGraph }
-  @inline(__always) var graphNodes: UnsafeBufferPointer<DecisionGraph.Node> { code.graphNodes }
-  @inline(__always) var graphEntry: Int32 { code.graphEntry }
+  @inline(__always) var isTestChain: Bool { code.isTestChain }
 }
 
 /// A compiled predicate on its own: its code and its own constants, and the one-test
@@ -207,9 +200,10 @@ final class Program: @unchecked Sendable {
   let maxSteps: Int
 
   init(
-    _ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits(), maxSteps: Int = 1_000_000
+    _ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits(), maxSteps: Int = 1_000_000,
+    tiers: Bool = true
   ) {
-    code = Code(b, functions: functions, regexLimits: regexLimits, maxSteps: maxSteps)
+    code = Code(b, functions: functions, regexLimits: regexLimits, maxSteps: maxSteps, tiers: tiers)
     pool = ConstantPool(values: b.constants, objects: b.objects)
     kernel = Self.kernel(of: b.code)
     self.maxSteps = maxSteps
@@ -224,7 +218,7 @@ final class Program: @unchecked Sendable {
 
   private static func kernel(of code: [Instruction]) -> Instruction? {
     guard code.count == 2, code[1].opcode == .ret, let test = code.first, test.quantifier == 0,
-      test.source != .register, [.inStrings, .stringTest, .like, .matches].contains(test.opcode)
+      test.source != .register, test.opcode.mode.isSubjectTest, test.opcode != .compareConst
     else { return nil }
     return test
   }

@@ -12,10 +12,19 @@ enum Verifier {
     guard largest < limit else {
       throw SyntaxError("predicate is too large to compile (a table exceeds \(limit) entries)", at: range)
     }
-    guard code.ranges.count == code.code.count, code.code.last?.opcode == .ret,
+    guard code.ranges.count == code.code.count, code.code.last?.opcode == (code.isTestChain ? .branch : .ret),
       p.pool.values.count == code.valueCount, p.pool.objects.count == code.objectCount
     else {
       throw SyntaxError("internal error: malformed program", at: range)
+    }
+    // The chain runner reads the branch after each test without looking.
+    if code.isTestChain {
+      for (pc, i) in code.code.enumerated() where i.opcode.mode.isSubjectTest != (pc % 2 == 0) {
+        throw SyntaxError("internal error: instruction \(pc) (\(i.opcode)) breaks the test chain", at: range)
+      }
+      for (pc, i) in code.code.enumerated() where pc % 2 == 1 && i.opcode != .branch {
+        throw SyntaxError("internal error: instruction \(pc) (\(i.opcode)) breaks the test chain", at: range)
+      }
     }
     for d in code.comparisons where d.constantSlot.map({ $0 >= code.valueCount }) ?? false {
       throw SyntaxError("internal error: a comparison names a constant out of range", at: range)
@@ -75,6 +84,12 @@ enum Verifier {
         && p.comparisons[i.c].constantSlot != nil
     case .setFlag, .not, .ret: return true
     case .jump, .jumpIfFalse, .jumpIfTrue: return i.b < p.code.count
+    case .branch:
+      // A chain's targets are tests (even pcs: each test is followed by its branch) or exits.
+      func target(_ t: Int) -> Bool {
+        t == Opcode.exitTrue || t == Opcode.exitFalse || (t < p.code.count && t % 2 == 0)
+      }
+      return target(i.b) && target(i.c)
     }
   }
 }

@@ -27,9 +27,11 @@ struct Compiler {
     program.comparisons.reserveCapacity(8)
   }
 
+  /// `tiers` false keeps the plain boolean bytecode, never a test chain (``TestChain``):
+  /// the reference the tests compare the tiers with.
   static func compile(
     _ predicate: PredicateSyntax, slots: SlotResolver?, functions: SiftFunctions = SiftFunctions(),
-    limits: EvaluationLimits = EvaluationLimits()
+    limits: EvaluationLimits = EvaluationLimits(), tiers: Bool = true
   ) throws(SyntaxError) -> Program {
     // Constant patterns are checked before folding, so an invalid one is reported even
     // where folding removes the comparison (when nothing can fold, code generation
@@ -54,7 +56,7 @@ struct Compiler {
     try compiler.predicate(folded)
     compiler.emit(.ret, range: predicate.range)
     let program = Program(
-      compiler.program, functions: functions, regexLimits: limits.regex, maxSteps: limits.maxSteps)
+      compiler.program, functions: functions, regexLimits: limits.regex, maxSteps: limits.maxSteps, tiers: tiers)
     try Verifier.verify(program, range: predicate.range)
     return program
   }

@@ -7,7 +7,7 @@ import CSiftJSON
 extension Machine {
   /// One test instruction (`inStrings`, `stringTest`, `like`, `matches`, `compareConst`).
   /// (Fusing each test with the jump after it inside the dispatch loop was tried: fewer
-  /// dispatches, more instructions, no faster; the decision graph drops the jumps instead.)
+  /// dispatches, more instructions, no faster; a test chain's `branch` drops the jumps instead.)
   @inline(__always)
   static func runTest<I: InputReader>(
     _ i: Instruction, _ program: Executable, _ R: UnsafeMutableBufferPointer<SiftValue>, _ input: I,

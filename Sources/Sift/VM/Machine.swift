@@ -13,12 +13,12 @@ enum Machine {
   static func run<R: InputReader>(_ program: Executable, input: R, environment: inout Environment)
     throws(EvaluationError) -> Bool
   {
-    if program.hasGraph { return try runGraph(program, input, &environment) }
+    if program.isTestChain { return try runTestChain(program, input, &environment) }
     return try runBytecode(program, input: input, environment: &environment)
   }
 
-  /// The bytecode through the dispatch loop, even when the program has a decision graph
-  /// (the tests compare the two).
+  /// The bytecode through the dispatch loop, even when it is a test chain (the tests
+  /// compare the two).
   static func runBytecode<R: InputReader>(_ program: Executable, input: R, environment: inout Environment)
     throws(EvaluationError) -> Bool
   {
@@ -100,6 +100,11 @@ enum Machine {
         R[i.a] = .bool(flag)
       case .ret:
         return flag
+      case .branch:
+        let target = flag ? i.b : i.c
+        if target >= Opcode.exitFalse { return target == Opcode.exitTrue }
+        pc = target
+        continue
       case .loadConst, .loadSelf, .loadRoot, .loadSlot, .keyPath, .loadVar, .storeVar, .index, .indexSpecial,
         .binary, .negate, .bitwiseNot, .call, .callCustom, .makeArray, .cast, .subquery:
         try step(i, program, R, input, &env)
@@ -108,30 +113,32 @@ enum Machine {
     }
   }
 
-  /// A program as its decision graph (``DecisionGraph``): one test per step, each outcome
-  /// naming the next test or the answer. Out of line: inside ``run(_:input:environment:)``
-  /// it paid the dispatch loop's large frame on every call.
+  /// A test chain (``TestChain``, the tier the compiler chose for code that is only tests
+  /// joined by AND, OR and NOT): each test followed by the `branch` that names the next
+  /// test or the answer, run without the dispatch loop's frame or its flag moves. Out of
+  /// line: inside ``run(_:input:environment:)`` it paid the loop's large frame on every call.
   @inline(never)
-  static func runGraph<I: InputReader>(_ program: Executable, _ input: I, _ env: inout Environment)
+  static func runTestChain<I: InputReader>(_ program: Executable, _ input: I, _ env: inout Environment)
     throws(EvaluationError)
     -> Bool
   {
-    let nodes = program.graphNodes
-    var next = program.graphEntry
+    let code = program.instructions
+    var pc = 0
     let noRegisters = UnsafeMutableBufferPointer<SiftValue>(start: nil, count: 0)
-    while next >= 0 {
-      let node = nodes[Int(next)]
+    while true {
       let held: Bool
       do throws(EvaluationError) {
-        held = try runTest(node.test, program, noRegisters, input, &env)
+        held = try runTest(code[pc], program, noRegisters, input, &env)
       } catch {
         var located = error
-        if located.range == .at(0) { located.range = program.ranges[Int(node.pc)] }
+        if located.range == .at(0) { located.range = program.ranges[pc] }
         throw located
       }
-      next = held ? node.onTrue : node.onFalse
+      let branch = code[pc &+ 1]
+      let target = held ? branch.b : branch.c
+      if target >= Opcode.exitFalse { return target == Opcode.exitTrue }
+      pc = target
     }
-    return next == DecisionGraph.trueExit
   }
 
   /// The instructions that compute a value into `R[a]`.
@@ -192,7 +199,7 @@ enum Machine {
     case .subquery:
       R[i.a] = try subquery(R[i.b], program.subprograms[i.c], input, &env)
     case .compare, .compareConst, .inStrings, .stringTest, .like, .matches, .setFlag, .not, .jump, .jumpIfFalse,
-      .jumpIfTrue, .flagToValue, .ret:
+      .jumpIfTrue, .flagToValue, .ret, .branch:
       preconditionFailure("\(i.opcode) is handled by the dispatch loop")
     }
   }

@@ -141,10 +141,8 @@ enum RouteCommand {
     defer { close(fd) }
     var reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let set = SiftPredicateSet<Int>()
-    // Inserted from their syntax, in batches: a rule that shares its shape's code is never
-    // compiled on its own, and a million parsed trees are never held at once.
-    var entries: [(id: Int, syntax: PredicateSyntax, format: String?)] = []
-    var entryLines: [Int] = []
+    // Inserted from their syntax, in batches (``RuleBatch``), each failure against its line.
+    var batch = RuleBatch<Int, Int>()
     var ids = RuleIDs()
     // Ids by their bytes as written: equal values spelled differently are different ids
     // (the id goes back to the caller as written, and that is what the caller tells apart).
@@ -156,11 +154,7 @@ enum RouteCommand {
       reports.append((number, "sift route: \(path.display):\(number): \(message)", true))
     }
     func insertBatch() {
-      for failure in set.insert(syntaxes: entries, options: CompileOptions()) {
-        reject(entryLines[failure.position], "the predicate does not compile: \(failure.error)")
-      }
-      entries.removeAll(keepingCapacity: true)
-      entryLines.removeAll(keepingCapacity: true)
+      for failure in batch.insert(into: set) { reject(failure.origin, failure.message) }
     }
     let ok = reader.forEachItem(writingOut: []) { (item: LineReader.Item) -> Bool in
       let bytes: UnsafeBufferPointer<UInt8>
@@ -173,69 +167,32 @@ enum RouteCommand {
         reject(long.number, long.message)
         return true
       }
-      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-        reject(number, "empty line (a rule is a JSON object)")
-        return true
-      }
-      let value: SiftValue
-      let ranges: [String: Range<Int>]
-      do throws(JSONError) {
-        (value, ranges) = try SiftValue.readWithMemberRanges(json: bytes)
+      let rule: RouteRule
+      do throws(RouteRuleError) {
+        rule = try RouteRule.read(bytes, withID: true, readsVariables: false)
       } catch {
-        reject(number, "not valid JSON: \(error.message) (at byte \(error.offset))")
+        reject(number, error.message)
         return true
       }
-      guard case .dictionary(let rule) = value else {
-        reject(number, "a rule is a JSON object with \"id\" and \"predicate\"")
-        return true
-      }
-      guard rule["id"] != nil, let idRange = ranges["id"] else {
-        reject(number, "the rule has no \"id\"")
-        return true
-      }
-      let id = Array(bytes[idRange])
-      guard case .string(let format)? = rule["predicate"] else {
-        reject(number, "the rule has no string \"predicate\"")
-        return true
-      }
-      var arguments: [SiftValue] = []
-      switch rule["args"] {
-      case nil, .null?: break
-      case .array(let values)?: arguments = values
-      default:
-        reject(number, "\"args\" must be a JSON array")
-        return true
-      }
+      let id = Array(bytes[rule.idRange!])
       if let first = seen[id] {
         reject(number, "the id \(String(decoding: id, as: UTF8.self)) is already the id of the rule on line \(first)")
         return true
       }
-      do {
-        let syntax = try PredicateSyntax(parsing: format, arguments: arguments)
-        let check = RouteRuleCheck(syntax)
-        if check.neverMatches {
-          reject(
-            number,
-            "the predicate can never match: every evaluation that could make it true fails at \(check.summary); "
-              + RouteRuleCheck.why)
-          return true
-        }
-        if !check.references.isEmpty {
-          reports.append(
-            (
-              number,
-              "sift route: \(path.display):\(number): warning: \(check.summary), always fails when evaluated "
-                + "(\(RouteRuleCheck.why)); the rule may still match where evaluation does not reach it", false
-            ))
-        }
-        seen[id] = number
-        entries.append((ids.count, syntax, format))
-        entryLines.append(number)
-        ids.append(id)
-        if entries.count == 10_000 { insertBatch() }
+      let prepared: RouteRule.Prepared
+      do throws(RouteRuleError) {
+        prepared = try rule.prepare(command: "sift route")
       } catch {
-        reject(number, "the predicate does not compile: \(error)")
+        reject(number, error.message)
+        return true
       }
+      if let warning = prepared.warning {
+        reports.append((number, "sift route: \(path.display):\(number): \(warning)", false))
+      }
+      seen[id] = number
+      batch.append(prepared, id: ids.count, origin: number)
+      ids.append(id)
+      if batch.isFull { insertBatch() }
       return true
     }
     guard ok else {
@@ -267,7 +224,7 @@ enum RouteCommand {
     let linePrefix = Array(prefix.utf8)
     var errors = false
     // Each line parsed by simdjson and decided on its DOM, as `sift filter` decides one.
-    let matcher = SetJSONMatcher(rules.set)
+    let decider = RouteDecider(rules.set, noun: "line")
     /// A bad line: on stderr, and as an error record unless `--each`.
     func reject(_ number: Int, _ message: String, _ offset: Int?) {
       errors = true
@@ -289,15 +246,11 @@ enum RouteCommand {
         reject(long.number, long.message, nil)
         return !out.closed && StopSignal.requested == nil
       }
-      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-        reject(line.number, "line is empty (not a JSON value)", nil)
-        return !out.closed && StopSignal.requested == nil
-      }
       let matched: [Int]
-      switch matcher.matches(line.bytes, readable: line.readable) {
+      switch decider.decide(line.bytes, readable: line.readable) {
       case .matched(let ids): matched = ids
-      case .invalid(let error):
-        reject(line.number, "line is not valid JSON: \(error.message)", error.offset)
+      case .error(let message, let offset):
+        reject(line.number, message, offset)
         return !out.closed && StopSignal.requested == nil
       }
       if each {

@@ -139,7 +139,11 @@ struct RouteRuleCheck {
     references.map { "\($0.description) (at byte \($0.range.start))" }.joined(separator: "; ")
   }
 
-  /// Why nothing else can answer those references, for the end of a report.
-  static let why = "sift route registers no functions and binds no variables"
+  /// Why nothing else can answer those references, for the end of a report: `command`
+  /// registers no functions, and binds no variables but those of the rule's own
+  /// `"variables"` when it has some.
+  static func why(command: String, bindsVariables: Bool) -> String {
+    "\(command) registers no functions and binds no variables" + (bindsVariables ? " but the rule's \"variables\"" : "")
+  }
 
 }
