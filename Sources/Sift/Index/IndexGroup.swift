@@ -23,7 +23,7 @@ struct IndexGroupKey: Hashable, Sendable {
 /// through one reference.
 final class IndexGroup {
   let key: IndexGroupKey
-  /// Which of the index's key paths (``PathValues``) the group reads.
+  /// Which of the index's key paths the group reads (read once per match).
   let path: Int
   // The parts of `key` a lookup reads, apart: reading them copies no array.
   private let kind: IndexGroupKey.Kind

@@ -27,8 +27,8 @@ enum SubjectPath {
   /// The value at `keys` in `root` as the VM reads it (a dictionary by byte-exact key,
   /// null through null, a string's `length`, mapped over arrays), or nil where reading
   /// throws (a key on a number): a comparison on that path then fails, which is never a
-  /// match. `mapsArray` is set when an array was mapped: the VM charges steps for that,
-  /// which ``DirectConjunction`` does not account for.
+  /// match. `mapsArray` is set when an array was mapped (the VM charges steps for that; a
+  /// group's lookup, which only proposes candidates, is not charged).
   static func value(_ keys: [String], in root: SiftValue, mapsArray: inout Bool) -> SiftValue? {
     var current = root
     var i = 0
