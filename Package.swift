@@ -42,7 +42,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("simdjson")]
     ),
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
-    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON"]),
+    .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON", "CSiftPrefetch"]),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
     .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON", "SiftNATS"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
@@ -50,7 +50,8 @@ let package = Package(
     .target(name: "SiftC", dependencies: ["Sift", "SiftCommandLine", "CSiftJSON"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift", "CSQLite", "CSiftPrefetch"]),
-    // __builtin_prefetch for SiftFocus's batch decisions (Swift cannot spell it).
+    // __builtin_prefetch for SiftFocus's batch decisions and the index's candidate checks
+    // (Swift cannot spell it).
     .target(name: "CSiftPrefetch"),
     // The talk's chat app on top of SiftFocus.
     .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),

@@ -59,6 +59,9 @@ final class Code: @unchecked Sendable {
   let asciiNames: [Bool]
   let paths: [[String]]
   let comparisons: [ComparisonDescriptor]
+  /// `comparisons` in memory the code owns: the test instructions read their descriptor
+  /// per evaluation, and through the array each read is a retain and a release.
+  let comparisonTable: UnsafeBufferPointer<ComparisonDescriptor>
   let subprograms: [Subprogram]
   let registerCount: Int
   /// How many value and object slots a bound pool has.
@@ -92,6 +95,7 @@ final class Code: @unchecked Sendable {
     asciiNames = b.names.map { $0.utf8.allSatisfy { $0 < 0x80 } }
     paths = b.paths
     comparisons = b.comparisons
+    comparisonTable = UnsafeBufferPointer(frozenCopyOf: b.comparisons) { $0 }
     subprograms = b.subprograms
     registerCount = b.registerCount
     valueCount = b.constants.count
@@ -102,6 +106,7 @@ final class Code: @unchecked Sendable {
 
   deinit {
     instructions.deallocate()
+    comparisonTable.deallocate()
   }
 }
 
@@ -176,7 +181,7 @@ struct Executable {
   @inline(__always) var names: [String] { code.names }
   @inline(__always) var asciiNames: [Bool] { code.asciiNames }
   @inline(__always) var paths: [[String]] { code.paths }
-  @inline(__always) var comparisons: [ComparisonDescriptor] { code.comparisons }
+  @inline(__always) var comparisons: UnsafeBufferPointer<ComparisonDescriptor> { code.comparisonTable }
   @inline(__always) var subprograms: [Subprogram] { code.subprograms }
   @inline(__always) var registerCount: Int { code.registerCount }
   @inline(__always) var functions: SiftFunctions { code.functions }

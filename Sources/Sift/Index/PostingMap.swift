@@ -85,7 +85,7 @@ struct PostingMap {
     buckets.withUnsafeBufferPointer { b in Self.find(key, b).map { Int(b[$0].count) } ?? 0 }
   }
 
-  /// Appends every posting under `key` to `out`.
+  /// Appends every posting under `key` to `out`, oldest first.
   @inline(__always)
   func collect(_ key: UInt64, into out: inout [UInt32]) {
     buckets.withUnsafeBufferPointer { b in
@@ -99,6 +99,7 @@ struct PostingMap {
       if bucket.count == 3 { return }
       out.append(bucket.inline.3)
       guard bucket.head != .max else { return }
+      let start = out.count
       postings.withUnsafeBufferPointer { postings in
         var p = bucket.head
         while p != .max {
@@ -107,6 +108,9 @@ struct PostingMap {
           p = posting.next
         }
       }
+      // The list runs newest first: turned around, a key's postings come out in the order
+      // they were added (pool order), so a match of one key needs no sort.
+      out[start...].reverse()
     }
   }
 

@@ -49,6 +49,9 @@ final class PredicateIndex {
   // MARK: Shapes
 
   @exclusivity(unchecked) private var shapes: [PredicateShape?] = []
+  /// What a check needs of each shape, kept beside ``shapes`` so that checking a
+  /// candidate retains nothing (``CheckedShape``).
+  @exclusivity(unchecked) private var checked: ContiguousArray<CheckedShape> = []
   private var shapeUsers: [Int] = []
   private var freeShapes: [UInt32] = []
   private var sharedShapes: [ShapeKey: UInt32] = [:]
@@ -217,6 +220,7 @@ final class PredicateIndex {
   func rebuild() -> [UInt32] {
     let fresh = PredicateIndex()
     fresh.shapes = shapes
+    fresh.checked = checked
     fresh.shapeUsers = shapeUsers
     fresh.freeShapes = freeShapes
     fresh.sharedShapes = sharedShapes
@@ -262,6 +266,7 @@ final class PredicateIndex {
     offsetOf = other.offsetOf
     postingsOf = other.postingsOf
     shapes = other.shapes
+    checked = other.checked
     shapeUsers = other.shapeUsers
     freeShapes = other.freeShapes
     sharedShapes = other.sharedShapes
@@ -314,11 +319,13 @@ final class PredicateIndex {
     if let free = freeShapes.popLast() {
       id = free
       shapes[Int(id)] = made
+      checked[Int(id)] = CheckedShape(made)
       shapeUsers[Int(id)] = 1
     } else {
       precondition(shapes.count < Int(UInt32.max) - 1, "too many shapes in a predicate set")
       id = UInt32(shapes.count)
       shapes.append(made)
+      checked.append(CheckedShape(made))
       shapeUsers.append(1)
     }
     if let key = made.key { sharedShapes[key] = id }
@@ -363,6 +370,7 @@ final class PredicateIndex {
     guard shapeUsers[Int(id)] == 0, let shape = shapes[Int(id)] else { return }
     if let key = shape.key { sharedShapes[key] = nil }
     shapes[Int(id)] = nil
+    checked[Int(id)] = CheckedShape(nil)
     freeShapes.append(id)
   }
 
@@ -458,66 +466,86 @@ final class PredicateIndex {
   /// its schema: ``keys``), ascending. `whole` is the input as a value, for predicates
   /// that keep their own program (made when one is a candidate).
   func match<R: InputReader>(_ reader: R, whole: () -> SiftValue) -> [UInt32] {
-    var candidates: [UInt32] = []
-    var pathValues: [SiftValue?] = Array(repeating: nil, count: paths.count)
-    var pathRead: [Bool] = Array(repeating: false, count: paths.count)
+    var scratch = MatchScratch()
+    return match(reader, scratch: &scratch, whole: whole)
+  }
+
+  /// ``match(_:whole:)`` in `scratch`'s arrays, which a caller matching many inputs keeps
+  /// (their memory is reused: a match then allocates only its answer).
+  func match<R: InputReader>(_ reader: R, scratch: inout MatchScratch, whole: () -> SiftValue) -> [UInt32] {
+    scratch.reset(paths: paths.count)
     for group in groups {
       let p = group.path
-      if !pathRead[p] {
-        pathRead[p] = true
-        pathValues[p] = value(at: paths[p], slot: pathSlots[p], reader)
+      if !scratch.pathRead[p] {
+        scratch.pathRead[p] = true
+        scratch.pathValues[p] = value(at: paths[p], slot: pathSlots[p], reader)
       }
-      if let value = pathValues[p] { group.collect(value, into: &candidates) }
+      if let value = scratch.pathValues[p] { group.collect(value, into: &scratch.candidates) }
     }
     // In pool order, once each (an OR, or two keys of one IN, can name a run twice).
-    Self.sortUnique(&candidates)
-    var out: [UInt32] = []
+    Self.sortUnique(&scratch.candidates)
     var wholeValue: SiftValue? = nil
     pool.withUnsafeBufferPointer { pool in
       objects.pool.withUnsafeBufferPointer { objectPool in
-        shapes.withUnsafeBufferPointer { shapes in
-          func check(_ offset: UInt32) {
+        checked.withUnsafeBufferPointer { checked in
+          func check(_ offset: UInt32) -> Bool {
             let (slot, shapeID) = Self.header(pool, Int(offset))
-            guard shapeID != Self.removed else { return }
-            let shape = shapes[Int(shapeID)].unsafelyUnwrapped
+            guard shapeID != Self.removed else { return false }
             let matched: Bool
-            if let program = shape.program {
+            let shape = checked[Int(shapeID)]
+            if let code = shape.code {
               let exe = Executable(
-                program.code, values: pool.baseAddress! + Int(offset) + 2,
+                code, values: pool.baseAddress! + Int(offset) + 2,
                 objects: objectPool.baseAddress.map { $0 + Self.objectOffset(pool, Int(offset)) })
-              var environment = Environment(variables: nil, stepsLeft: shape.limits.maxSteps)
+              var environment = Environment(variables: nil, stepsLeft: shape.maxSteps)
               matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
             } else {
               if wholeValue == nil { wholeValue = whole() }
-              let predicate = shape.predicate.unsafelyUnwrapped
+              let predicate = shapes[Int(shapeID)].unsafelyUnwrapped.predicate.unsafelyUnwrapped
               if case .string(let s)? = wholeValue {
                 matched = predicate.matches(s)
               } else {
                 matched = predicate.matches(wholeValue!)
               }
             }
-            if matched { out.append(slot) }
+            if matched { scratch.out.append(slot) }
+            return matched
           }
-          // Every candidate's run is somewhere in a large pool, each a cache miss: read
-          // their first words up front, independent loads the processor overlaps, so the
-          // checks below find them in cache instead of waiting for each in turn.
-          if candidates.count > 1 {
-            let base = UnsafeRawPointer(pool.baseAddress!)
-            var touched: UInt64 = 0
-            for offset in candidates {
-              touched &+= base.load(fromByteOffset: Int(offset) &* MemoryLayout<SiftValue>.stride, as: UInt64.self)
-            }
-            Self.keep(touched)
-          }
-          for offset in candidates { check(offset) }
-          for offset in scan { check(offset) }
+          if scratch.candidates.count > 1 { Self.prefetch(scratch.candidates, pool, checked) }
+          for offset in scratch.candidates { _ = check(offset) }
+          for offset in scan { _ = check(offset) }
         }
       }
     }
     // Pool order is not slot order once a predicate has been replaced, and the scan
     // list is apart: the answer is in slot (insertion) order.
-    if out.count > 1 && !Self.isAscending(out) { out.sort() }
-    return out
+    if scratch.out.count > 1 && !Self.isAscending(scratch.out) { scratch.out.sort() }
+    return scratch.out
+  }
+
+  /// Brings the runs of `candidates` and the arrays they hold into cache ahead of their
+  /// checks. Every candidate's run is somewhere in a large pool, and its `IN` list is a
+  /// heap object of its own: waiting for each in turn is most of a check. First their
+  /// headers, independent loads the processor overlaps; then, through each header's
+  /// shape, the storage of the run's first array value, by a software prefetch (a hint:
+  /// reading that storage would retain it, an atomic write that waits for the line).
+  private static func prefetch(
+    _ candidates: [UInt32], _ pool: UnsafeBufferPointer<SiftValue>, _ checked: UnsafeBufferPointer<CheckedShape>
+  ) {
+    let base = UnsafeRawPointer(pool.baseAddress!)
+    let stride = MemoryLayout<SiftValue>.stride
+    var touched: UInt64 = 0
+    for offset in candidates {
+      touched &+= base.load(fromByteOffset: Int(offset) &* stride, as: UInt64.self)
+    }
+    keep(touched)
+    for offset in candidates {
+      let shapeID = header(pool, Int(offset)).shape
+      guard shapeID != removed else { continue }
+      let slot = checked[Int(shapeID)].arraySlot
+      guard slot >= 0 else { continue }
+      (pool.baseAddress! + Int(offset) + 2 + slot).prefetchArrayStorage()
+    }
   }
 
   /// The value at a group's key path, as the VM reads it, or nil where reading throws (a
@@ -561,6 +589,9 @@ final class PredicateIndex {
       return true
     }
   }
+
+  /// The shapes with shared code, as checks see them.
+  var checkedShapes: [CheckedShape] { checked.filter { $0.code != nil } }
 
   // MARK: - Statistics
 

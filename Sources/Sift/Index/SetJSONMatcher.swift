@@ -19,11 +19,13 @@ package final class SetJSONMatcher<ID: Hashable & Sendable> {
   /// As deep as Sift's own JSON reader goes.
   package static var maxDepth: Int { 512 }
 
-  private let set: SiftPredicateSet<ID>
+  @usableFromInline let set: SiftPredicateSet<ID>
   private let parser: OpaquePointer
   private var plan: OpaquePointer?
   private var planKeys: [String] = []
   private var planGeneration = -1
+  /// The index's working arrays, reused from document to document.
+  private var scratch = MatchScratch()
 
   package init(_ set: SiftPredicateSet<ID>) {
     self.set = set
@@ -40,37 +42,61 @@ package final class SetJSONMatcher<ID: Hashable & Sendable> {
   /// `readable` is the number of readable bytes from its start (simdjson reads up to
   /// ``SIFT_JSON_PADDING`` past the end; with fewer the document is read by Sift's own
   /// reader).
+  ///
+  /// Inlinable so that turning slots into ids runs specialised for the caller's id type;
+  /// the rest does not depend on it.
+  @inlinable
   package func matches(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> Outcome {
+    switch parse(bytes, readable: readable) {
+    case .parsed:
+      return .matched(set.lock.reading { set.ids(of: parsedSlots()) })
+    case .value(let value):
+      return .matched(set.matches(value))
+    case .invalid(let error):
+      return .invalid(error)
+    }
+  }
+
+  /// What parsing a document gave.
+  @usableFromInline enum Parsed {
+    /// simdjson holds it: ``parsedSlots()`` matches it.
+    case parsed
+    /// simdjson refused it but Sift's own reader took it.
+    case value(SiftValue)
+    case invalid(JSONError)
+  }
+
+  @usableFromInline func parse(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> Parsed {
     let status = bytes.baseAddress.map { base in
       base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
         sift_json_parse(parser, $0, bytes.count, readable)
       }
     }
-    guard status == Int32(SIFT_JSON_OK.rawValue) else {
-      // simdjson refused it (or could not read it in place): Sift's reader has the last
-      // word on what is JSON, and reads what simdjson refuses but Sift accepts (an integer
-      // beyond 64 bits is a double).
-      do throws(JSONError) {
-        return .matched(set.matches(try SiftValue(json: bytes, maxDepth: Self.maxDepth)))
-      } catch {
-        return .invalid(error)
-      }
+    if status == Int32(SIFT_JSON_OK.rawValue) { return .parsed }
+    // simdjson refused it (or could not read it in place): Sift's reader has the last
+    // word on what is JSON, and reads what simdjson refuses but Sift accepts (an integer
+    // beyond 64 bits is a double).
+    do throws(JSONError) {
+      return .value(try SiftValue(json: bytes, maxDepth: Self.maxDepth))
+    } catch {
+      return .invalid(error)
     }
-    return .matched(
-      set.lock.reading {
-        let index = set.index
-        if planGeneration != index.keyGeneration { makePlan(index) }
-        var fields: UnsafePointer<sift_json_field>? = nil
-        guard sift_json_record_fields(parser, plan, &fields) == Int32(SIFT_JSON_OK.rawValue), let fields else {
-          // Not an object: a key on an array maps over it, on a number it fails; the
-          // value decides.
-          return withUnsafePointer(to: document()) { set.ids(of: index.matches($0, string: nil)) }
-        }
-        return planKeys.withUnsafeBufferPointer { keys in
-          let reader = JSONRecordReader(parser: parser, plan: plan!, fields: fields, keys: keys)
-          return set.ids(of: index.match(reader) { self.document() })
-        }
-      })
+  }
+
+  /// Under the set's read lock: the slots that match the document simdjson parsed last.
+  @usableFromInline func parsedSlots() -> [UInt32] {
+    let index = set.index
+    if planGeneration != index.keyGeneration { makePlan(index) }
+    var fields: UnsafePointer<sift_json_field>? = nil
+    guard sift_json_record_fields(parser, plan, &fields) == Int32(SIFT_JSON_OK.rawValue), let fields else {
+      // Not an object: a key on an array maps over it, on a number it fails; the value
+      // decides.
+      return withUnsafePointer(to: document()) { index.matches($0, string: nil) }
+    }
+    return planKeys.withUnsafeBufferPointer { keys in
+      let reader = JSONRecordReader(parser: parser, plan: plan!, fields: fields, keys: keys)
+      return index.match(reader, scratch: &scratch) { self.document() }
+    }
   }
 
   /// Under the set's read lock: a record plan for the keys the set reads now.

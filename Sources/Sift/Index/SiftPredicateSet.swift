@@ -209,10 +209,8 @@ public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendabl
   @inlinable
   func ids(of slots: [UInt32]) -> [ID] {
     if slots.isEmpty { return [] }
-    var out: [ID] = []
-    out.reserveCapacity(slots.count)
-    for slot in slots { out.append(ids[Int(slot)]) }
-    return out
+    // One access to the ids for the whole list, not one per slot.
+    return ids.withUnsafeBufferPointer { ids in slots.map { ids[Int($0)] } }
   }
 
   /// How the predicates are held: indexed or scanned, shapes, index size.
