@@ -9,7 +9,7 @@ enum Disassembler {
       let pcText = String(pc).leftPadded(4)
       lines.append("\(indent)\(pcText)  \(describe(i, p).padded(44)) ; \(code.ranges[pc])")
     }
-    func pool<T>(_ name: String, _ items: [T], _ show: (T) -> String) {
+    func pool<T>(_ name: String, _ items: some Collection<T>, _ show: (T) -> String) {
       guard !items.isEmpty else { return }
       lines.append("\(indent)\(name):")
       for (k, item) in items.enumerated() { lines.append("\(indent)  [\(k)] \(show(item))") }

@@ -58,10 +58,10 @@ final class Code: @unchecked Sendable {
   /// Per name, whether it is ASCII (its byte-for-byte lookup is Swift's own).
   let asciiNames: [Bool]
   let paths: [[String]]
-  let comparisons: [ComparisonDescriptor]
-  /// `comparisons` in memory the code owns: the test instructions read their descriptor
-  /// per evaluation, and through the array each read is a retain and a release.
-  let comparisonTable: UnsafeBufferPointer<ComparisonDescriptor>
+  /// In memory the code owns, as `instructions`: the test instructions read their
+  /// descriptor on every evaluation, and through an array each read is a retain and a
+  /// release.
+  let comparisons: UnsafeBufferPointer<ComparisonDescriptor>
   let subprograms: [Subprogram]
   let registerCount: Int
   /// How many value and object slots a bound pool has.
@@ -94,8 +94,7 @@ final class Code: @unchecked Sendable {
     names = b.names
     asciiNames = b.names.map { $0.utf8.allSatisfy { $0 < 0x80 } }
     paths = b.paths
-    comparisons = b.comparisons
-    comparisonTable = UnsafeBufferPointer(frozenCopyOf: b.comparisons) { $0 }
+    comparisons = UnsafeBufferPointer(frozenCopyOf: b.comparisons) { $0 }
     subprograms = b.subprograms
     registerCount = b.registerCount
     valueCount = b.constants.count
@@ -106,7 +105,7 @@ final class Code: @unchecked Sendable {
 
   deinit {
     instructions.deallocate()
-    comparisonTable.deallocate()
+    comparisons.deallocate()
   }
 }
 
@@ -181,7 +180,7 @@ struct Executable {
   @inline(__always) var names: [String] { code.names }
   @inline(__always) var asciiNames: [Bool] { code.asciiNames }
   @inline(__always) var paths: [[String]] { code.paths }
-  @inline(__always) var comparisons: UnsafeBufferPointer<ComparisonDescriptor> { code.comparisonTable }
+  @inline(__always) var comparisons: UnsafeBufferPointer<ComparisonDescriptor> { code.comparisons }
   @inline(__always) var subprograms: [Subprogram] { code.subprograms }
   @inline(__always) var registerCount: Int { code.registerCount }
   @inline(__always) var functions: SiftFunctions { code.functions }

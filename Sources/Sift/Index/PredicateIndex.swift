@@ -488,9 +488,9 @@ final class PredicateIndex {
     pool.withUnsafeBufferPointer { pool in
       objects.pool.withUnsafeBufferPointer { objectPool in
         checked.withUnsafeBufferPointer { checked in
-          func check(_ offset: UInt32) -> Bool {
+          func check(_ offset: UInt32) {
             let (slot, shapeID) = Self.header(pool, Int(offset))
-            guard shapeID != Self.removed else { return false }
+            guard shapeID != Self.removed else { return }
             let matched: Bool
             let shape = checked[Int(shapeID)]
             if let code = shape.code {
@@ -509,11 +509,10 @@ final class PredicateIndex {
               }
             }
             if matched { scratch.out.append(slot) }
-            return matched
           }
           if scratch.candidates.count > 1 { Self.prefetch(scratch.candidates, pool, checked) }
-          for offset in scratch.candidates { _ = check(offset) }
-          for offset in scan { _ = check(offset) }
+          for offset in scratch.candidates { check(offset) }
+          for offset in scan { check(offset) }
         }
       }
     }
