@@ -75,10 +75,13 @@ let package = Package(
       name: "SiftFuzzTargets", dependencies: ["Sift", "SiftReference", "SiftCommandLine", "SiftFocus", "SiftC"],
       path: "Tests/Fuzz/Targets"),
     .executableTarget(name: "SiftFuzz", dependencies: ["SiftFuzzTargets"], path: "Tests/Fuzz/SiftFuzz"),
-    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
+    // The deterministic generator every test target draws its random cases from.
+    .target(name: "SiftTestSupport", path: "Tests/SiftTestSupport"),
+    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax", "SiftTestSupport"]),
     .testTarget(
-      name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON"], exclude: ["Conformance/Cases", "Golden"]),
-    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift", "SiftNATS"]),
+      name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON", "SiftTestSupport"],
+      exclude: ["Conformance/Cases", "Golden"]),
+    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift", "SiftNATS", "SiftTestSupport"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
     // The C interface: its C test program (Tests/C) built with `cc` and run, and its parts.

@@ -93,10 +93,7 @@ public func sift_predicate_format(
   _ predicate: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
   _ length: UnsafeMutablePointer<Int>?
 ) -> Int32 {
-  guard let compiled = HandleTable.shared.object(predicate, as: CompiledPredicate.self) else {
-    return Status.handle.rawValue
-  }
-  return Buffers.write(compiled.canonical, to: buffer, capacity: capacity, length: length)
+  writeText(\.canonical, of: predicate, to: buffer, capacity: capacity, length: length)
 }
 
 /// `sift_predicate_keys` (include/sift.h): Writes the top-level keys read, as JSON.
@@ -105,10 +102,19 @@ public func sift_predicate_keys(
   _ predicate: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
   _ length: UnsafeMutablePointer<Int>?
 ) -> Int32 {
-  guard let compiled = HandleTable.shared.object(predicate, as: CompiledPredicate.self) else {
+  writeText(\.keysJSON, of: predicate, to: buffer, capacity: capacity, length: length)
+}
+
+/// A text of the predicate behind `handle` into the caller's buffer, as the header's
+/// buffer rule says (``Buffers/write(_:to:capacity:length:)``).
+private func writeText(
+  _ text: KeyPath<CompiledPredicate, [UInt8]>, of handle: OpaquePointer?, to buffer: UnsafeMutablePointer<CChar>?,
+  capacity: Int, length: UnsafeMutablePointer<Int>?
+) -> Int32 {
+  guard let compiled = HandleTable.shared.object(handle, as: CompiledPredicate.self) else {
     return Status.handle.rawValue
   }
-  return Buffers.write(compiled.keysJSON, to: buffer, capacity: capacity, length: length)
+  return Buffers.write(compiled[keyPath: text], to: buffer, capacity: capacity, length: length)
 }
 
 /// `sift_predicate_equal` (include/sift.h): 1 when two predicates are equal, 0 when not.

@@ -1,5 +1,6 @@
 import Foundation
 import SiftNATS
+import SiftTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -91,7 +92,7 @@ final class ServeFixture: @unchecked Sendable {
   /// `count` rules: mostly the focus shape (`filterCriteria IN %@ AND priority >= N`),
   /// some `BEGINSWITH`, some OR; deterministic.
   static func rules(_ count: Int, accounts: Int = 500) -> [Rule] {
-    var generator = SplitMix(seed: 26)
+    var generator = SplitMix64(seed: 26)
     return (0..<count).map { i in
       let id = "r\(i)"
       switch i % 10 {
@@ -121,7 +122,7 @@ final class ServeFixture: @unchecked Sendable {
 
   /// `count` notification lines; deterministic.
   static func notifications(_ count: Int, accounts: Int = 500) -> [String] {
-    var generator = SplitMix(seed: 2026)
+    var generator = SplitMix64(seed: 2026)
     return (0..<count).map { i in
       let urgent = generator.next() % 200 == 0 ? "true" : "false"
       return "{\"n\": \(i), \"filterCriteria\": \"acct-\(generator.next() % UInt64(accounts))\", \"priority\": "
@@ -157,18 +158,5 @@ final class ServeFixture: @unchecked Sendable {
       answers[seq] = Set(json["ids"] as? [String] ?? [])
     }
     return answers
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so the data is the same on every run.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import Sift
@@ -221,7 +222,7 @@ struct EqualityKeyTests {
     for i in (0..<50).reversed() { backward["k\(i)"] = .int(i) }
     #expect(try Self.digest(.dictionary(forward)) == Self.digest(.dictionary(backward)))
 
-    var generator = SplitMix(seed: 7)
+    var generator = SplitMix64(seed: 7)
     func value(_ depth: Int) -> SiftValue {
       switch generator.next() % (depth > 2 ? 4 : 6) {
       case 0: return .int(Int(generator.next() % 3))
@@ -244,18 +245,5 @@ struct EqualityKeyTests {
       }
     }
     #expect(equalPairs > 1_000)
-  }
-
-  /// A small deterministic generator (SplitMix64).
-  struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 }

@@ -1,4 +1,5 @@
 import CSiftJSON
+import SiftTestSupport
 import Testing
 
 @testable import Sift
@@ -90,7 +91,7 @@ struct JSONInputTests {
     let arrays: [SiftValue] = [
       [], ["urgent"], ["x", "urgent"], ["u1", "u2"], ["urgent", 1], [.null], "urgent", .null, [["urgent"]],
     ]
-    var generator = EqualityKeyTests.SplitMix(seed: 24)
+    var generator = SplitMix64(seed: 24)
     let document = Document()
     let keys = ["n", "s", "t"]
     let predicates = try formats.map {

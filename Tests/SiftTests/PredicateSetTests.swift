@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SiftTestSupport
 import Synchronization
 import Testing
 

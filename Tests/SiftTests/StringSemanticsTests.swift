@@ -1,12 +1,11 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import Sift
 
 /// The property tests draw from the same SplitMix64 generator as the random cases.
 typealias SeededGenerator = SplitMix64
-
-extension SplitMix64: RandomNumberGenerator {}
 
 /// Random strings mixing ASCII, accented letters (precomposed and decomposed), ß, Turkish İ/ı,
 /// Greek, Cyrillic, emoji, full-width letters and stray combining marks.

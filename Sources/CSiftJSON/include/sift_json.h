@@ -83,21 +83,11 @@ typedef struct sift_json_record_plan sift_json_record_plan;
 sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, size_t count);
 void sift_json_record_plan_destroy(sift_json_record_plan *plan);
 
-/* One key's value in the last parsed document, for sift_json_record_fields: a string's
- * unescaped bytes (v.ptr, len), a number, a boolean or null, in place; an array or object
- * by its type only (read it with sift_json_field_array_* or sift_json_field_events).
- * type 0 when the key is absent. 16 bytes. */
-typedef struct {
-  uint32_t type; /* a sift_json_event_type: STRING, INT, UINT, DOUBLE, TRUE, FALSE, NULL,
-                    ARRAY_START or OBJECT_START; 0 when absent */
-  uint32_t len;
-  union {
-    const char *ptr;
-    int64_t i;
-    uint64_t u;
-    double d;
-  } v;
-} sift_json_field;
+/* One key's value in the last parsed document, for sift_json_record_fields, laid out as an
+ * event: a string's unescaped bytes (v.ptr, len), a number, a boolean or null, in place;
+ * an array or object by its type only, ARRAY_START or OBJECT_START (read it with
+ * sift_json_field_array_* or sift_json_field_events); type 0 when the key is absent. */
+typedef sift_json_event sift_json_field;
 
 /* The values of the plan's keys in the last parsed document, which must be an object
  * (SIFT_JSON_MISSING otherwise), one field per key in the plan's order, read in one pass

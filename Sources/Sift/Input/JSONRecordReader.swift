@@ -106,18 +106,12 @@ package enum JSONEventValue {
     }
   }
 
-  /// A string or key event's bytes (validated UTF-8 in the parser, until its next parse).
+  /// A string or key event's bytes, or a string field's (a field is laid out as an
+  /// event): validated UTF-8 in the parser, until its next parse.
   @inline(__always)
   static func bytes(_ event: sift_json_event) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(
       start: UnsafeRawPointer(event.v.ptr)?.assumingMemoryBound(to: UInt8.self), count: Int(event.len))
-  }
-
-  /// A string field's bytes (validated UTF-8 in the parser, until its next parse).
-  @inline(__always)
-  static func bytes(_ field: sift_json_field) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(
-      start: UnsafeRawPointer(field.v.ptr)?.assumingMemoryBound(to: UInt8.self), count: Int(field.len))
   }
 
   @inline(__always)

@@ -31,45 +31,20 @@ final class ServeThread: @unchecked Sendable {
 
 /// A flag one thread raises and another waits for, with a time-out.
 final class ServeSignal: @unchecked Sendable {
-  private var mutex = pthread_mutex_t()
-  private var condition = pthread_cond_t()
+  private let lock = MonotonicCondition()
   private var raised = false
-
-  init() {
-    pthread_mutex_init(&mutex, nil)
-    var attributes = pthread_condattr_t()
-    pthread_condattr_init(&attributes)
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-    pthread_cond_init(&condition, &attributes)
-    pthread_condattr_destroy(&attributes)
-  }
-
-  deinit {
-    pthread_cond_destroy(&condition)
-    pthread_mutex_destroy(&mutex)
-  }
 
   /// Raises the flag and wakes every waiter.
   func raise() {
-    pthread_mutex_lock(&mutex)
-    raised = true
-    pthread_cond_broadcast(&condition)
-    pthread_mutex_unlock(&mutex)
+    lock.locked {
+      raised = true
+      lock.broadcast()
+    }
   }
 
   /// Waits until the flag is raised or `milliseconds` pass; returns whether it was raised.
   func wait(milliseconds: Int) -> Bool {
-    var deadline = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &deadline)
-    let nanoseconds = Int(deadline.tv_nsec) + (milliseconds % 1000) * 1_000_000
-    deadline.tv_sec += milliseconds / 1000 + nanoseconds / 1_000_000_000
-    deadline.tv_nsec = nanoseconds % 1_000_000_000
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    while !raised {
-      if pthread_cond_timedwait(&condition, &mutex, &deadline) != 0 { break }
-    }
-    return raised
+    lock.wait(milliseconds: milliseconds, until: { raised }) { raised }
   }
 }
 

@@ -1,3 +1,5 @@
+import SiftTestSupport
+
 @testable import SiftSyntax
 
 /// Generates random syntax trees in the parser's canonical output space: trees that the

@@ -1,31 +1,5 @@
 import Sift
-
-/// SplitMix64 (Steele, Lea and Flood): a tiny, fully specified generator, so the same seed
-/// gives the same cases on every platform and toolchain.
-struct SplitMix64 {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A number in `0..<n` (n > 0).
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-
-  /// A number in `range`.
-  mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
-
-  /// True with probability `percent`/100.
-  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-  mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
+import SiftTestSupport
 
 /// Random (predicate text, record) pairs for the differential test of the VM against the
 /// reference evaluator. Predicates are produced as text, so the parser is exercised too;

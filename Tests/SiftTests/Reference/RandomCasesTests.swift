@@ -1,4 +1,5 @@
 import Sift
+import SiftTestSupport
 import Testing
 
 @Suite("Reference: random cases")
