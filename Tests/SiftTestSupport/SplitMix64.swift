@@ -2,10 +2,13 @@
 /// a seed gives the same cases on every run, platform and toolchain. The one generator of
 /// every test target (the benchmarks keep their own, which the Python benchmarks mirror).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+  /// The whole state: a copy of the generator replays its numbers.
   public var state: UInt64
 
+  /// The generator that starts from `seed`.
   public init(seed: UInt64) { state = seed }
 
+  /// The next 64 random bits.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
