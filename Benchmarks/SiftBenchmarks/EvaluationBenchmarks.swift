@@ -253,7 +253,7 @@ enum EvaluationBenchmarks {
       EngineSpec("sift-value", \.valueTrees) { SiftValueEvaluator(predicate: plain()) },
       EngineSpec("sift-any", \.foundationDictionaries) { SiftAnyEvaluator(predicate: plain()) },
       closureAny,
-      EngineSpec("sift-kvc", \.items) { SiftKeyValueEvaluator<NotificationItem>(predicate: plain()) },
+      EngineSpec("sift-kvc", \.keyValueItems) { SiftKeyValueEvaluator<KeyValueItem>(predicate: plain()) },
     ]
     switch workload {
     case "W2":

@@ -8,8 +8,11 @@ import SiftFocus
 /// string storage with the records (Swift strings are copy-on-write), so they differ only in
 /// their containers, as they would in an application.
 final class InputForms {
-  /// The records as the app models them (closures, `#Predicate`, `sift-kvc`).
+  /// The records as the app models them (closures, `#Predicate`, `sift-typed`).
   let items: ContiguousArray<NotificationItem>
+  /// The same records as a type that only answers keys (`sift-kvc`): `NotificationItem`
+  /// has a field table too, and a type with both is read through its table.
+  lazy var keyValueItems = ContiguousArray(items.lazy.map(KeyValueItem.init))
   /// The account id of each record: `SELF` for W1.
   lazy var accountIDs = ContiguousArray(items.lazy.map(\.account))
   /// The account id as a value (`sift-value` for W1).
@@ -76,9 +79,16 @@ extension NotificationItem {
 }
 
 /// The app's own type answering keys for Sift: what a user writes to evaluate predicates
-/// against a model struct without converting it first. Arrays are converted on each lookup,
-/// as a plain conformance must (the protocol returns values).
-extension NotificationItem: SiftKeyValueCoding {
+/// against a model struct without converting it first (here a wrapper, since the struct
+/// itself also has a field table, which would be read instead).
+struct KeyValueItem: SiftKeyValueCoding {
+  let item: NotificationItem
+  func siftValue(forKey key: String) -> SiftValue? { item.siftValue(forKey: key) }
+}
+
+/// The lookups `KeyValueItem` answers with. Arrays are converted on each lookup, as a plain
+/// conformance must (the protocol returns values).
+extension NotificationItem {
   func siftValue(forKey key: String) -> SiftValue? {
     switch key {
     case "account": .string(account)

@@ -33,8 +33,6 @@ struct SiftAnyValueEvaluator: Evaluator {
 /// The app's own struct through `SiftKeyValueCoding`.
 struct SiftKeyValueEvaluator<Input: SiftKeyValueCoding>: Evaluator {
   let predicate: SiftPredicate
-  // `Input` is known only as SiftKeyValueCoding here, so the key-value path runs even for
-  // a type that also has a field table.
   func evaluate(_ input: Input) -> Bool { (try? predicate.evaluate(with: input)) ?? false }
 }
 

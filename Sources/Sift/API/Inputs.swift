@@ -1,7 +1,7 @@
 /// A type that answers keys with values, so a predicate can be evaluated against it
 /// directly (the first key of every key path is asked of the object; the rest of the
 /// path is applied to the returned value).
-public protocol SiftKeyValueCoding {
+public protocol SiftKeyValueCoding: SiftInput {
   /// The value for `key`, or nil when the object has no such key (treated as `nil`).
   func siftValue(forKey key: String) -> SiftValue?
   /// What `SELF` means for this object on its own (default: `nil`).

@@ -48,65 +48,20 @@ extension SiftPredicate {
   /// Evaluates against an `Encodable` value; **returns false when evaluation fails**.
   public func matches<T: Encodable>(_ value: T) -> Bool { (try? runEncodable(value, variables: nil)) ?? false }
 
-  /// A ``SiftTyped`` value that is also `Encodable` is read through its field table.
+  /// A ``SiftInput`` that is also `Encodable` (a ``SiftTyped`` or ``SiftKeyValueCoding``
+  /// type, a `String`, a ``SiftValue``) is read as its ``SiftInput`` kind, never encoded.
   @inlinable
-  public func evaluate<T: SiftTyped & Encodable>(with value: T, variables: [String: SiftValue] = Dictionary())
+  public func evaluate(with input: some SiftInput & Encodable, variables: [String: SiftValue] = Dictionary())
     throws(EvaluationError) -> Bool
   {
-    try runTyped(value, variables: variables)
+    try input.siftEvaluate(self, variables: variables)
   }
 
-  /// A ``SiftTyped`` value that is also `Encodable` is read through its field table;
+  /// A ``SiftInput`` that is also `Encodable` is read as its ``SiftInput`` kind;
   /// **returns false when evaluation fails**.
   @inlinable
-  public func matches<T: SiftTyped & Encodable>(_ value: T) -> Bool {
-    (try? runTyped(value, variables: nil)) ?? false
-  }
-
-  /// A ``SiftKeyValueCoding`` value that is also `Encodable` answers its keys itself.
-  public func evaluate<T: SiftKeyValueCoding & Encodable>(with value: T, variables: [String: SiftValue] = Dictionary())
-    throws(EvaluationError) -> Bool
-  {
-    try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
-      try run(ObjectReader(object: UnsafeRawPointer(p), type: T.self), variables: variables)
-    }
-  }
-
-  /// A ``SiftKeyValueCoding`` value that is also `Encodable` answers its keys itself;
-  /// **returns false when evaluation fails**.
-  public func matches<T: SiftKeyValueCoding & Encodable>(_ value: T) -> Bool {
-    (try? evaluate(with: value as T, variables: [:])) ?? false
-  }
-
-  /// A value with a field table that also answers keys itself is read through its table.
-  @inlinable
-  public func evaluate<T: SiftTyped & SiftKeyValueCoding>(with value: T, variables: [String: SiftValue] = Dictionary())
-    throws(EvaluationError) -> Bool
-  {
-    try runTyped(value, variables: variables)
-  }
-
-  /// A value with a field table that also answers keys itself is read through its table;
-  /// **returns false when evaluation fails**.
-  @inlinable
-  public func matches<T: SiftTyped & SiftKeyValueCoding>(_ value: T) -> Bool {
-    (try? runTyped(value, variables: nil)) ?? false
-  }
-
-  /// A value with a field table that also answers keys itself and is `Encodable` is read
-  /// through its table.
-  @inlinable
-  public func evaluate<T: SiftTyped & SiftKeyValueCoding & Encodable>(
-    with value: T, variables: [String: SiftValue] = Dictionary()
-  ) throws(EvaluationError) -> Bool {
-    try runTyped(value, variables: variables)
-  }
-
-  /// A value with a field table that also answers keys itself and is `Encodable` is read
-  /// through its table; **returns false when evaluation fails**.
-  @inlinable
-  public func matches<T: SiftTyped & SiftKeyValueCoding & Encodable>(_ value: T) -> Bool {
-    (try? runTyped(value, variables: nil)) ?? false
+  public func matches(_ input: some SiftInput & Encodable) -> Bool {
+    (try? input.siftEvaluate(self, variables: nil)) ?? false
   }
 
   private func runEncodable<T: Encodable>(_ value: T, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {

@@ -23,22 +23,11 @@ extension SiftPredicate {
     try self.init(format: format, arguments: arguments, substitutions: [:], options: options)
   }
 
-  /// Evaluates against a typed value. Compiled for `Root`, the predicate reads the fields
-  /// in place. Compiled without a type, it evaluates the value's ``SiftTyped/siftValue``
-  /// (every field as a dictionary), with the same result. Compiled for another type (or
-  /// a record schema), it throws a `typeMismatch` error, as a record of another schema does.
-  @inlinable
-  public func evaluate<Root: SiftTyped>(with value: Root, variables: [String: SiftValue] = Dictionary())
-    throws(EvaluationError) -> Bool
-  {
-    try runTyped(value, variables: variables)
-  }
-
-  /// Evaluates against a typed value; **returns false when evaluation fails**.
-  @inlinable
-  public func matches<Root: SiftTyped>(_ value: Root) -> Bool {
-    (try? runTyped(value, variables: nil)) ?? false
-  }
+  // A typed value is evaluated through ``SiftInput`` (``SiftTyped/siftEvaluate(_:variables:)``):
+  // compiled for `Root`, the predicate reads the fields in place; compiled without a type,
+  // it evaluates the value's ``SiftTyped/siftValue`` (every field as a dictionary), with the
+  // same result; compiled for another type (or a record schema), it throws a `typeMismatch`
+  // error, as a record of another schema does.
 
   /// Inlined into the caller, so the value is borrowed where it lies: a generic call into
   /// the library copied the whole struct (and retained every field) to take its address.

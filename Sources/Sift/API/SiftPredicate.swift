@@ -144,6 +144,7 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   // MARK: - Evaluation
 
+  @usableFromInline
   func run(_ value: SiftValue, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     try withUnsafePointer(to: value) { (p) throws(EvaluationError) in
       try run(ValueReader(root: p), variables: variables)
@@ -163,39 +164,60 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     return try Machine.run(program, input: input, environment: &environment)
   }
 
-  /// Evaluates with a string as `SELF` (the Focus case: `SELF IN %@` against a
-  /// notification's filterCriteria). Throws ``EvaluationError`` with the failing range.
-  public func evaluate(with string: String, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
-    -> Bool
+  /// Evaluates against `input`: a string as `SELF` (the Focus case: `SELF IN %@` against a
+  /// notification's filterCriteria), a ``SiftValue``, a ``SiftRecord``, a ``SiftTyped`` or
+  /// ``SiftKeyValueCoding`` value (``SiftInput``). Throws ``EvaluationError`` with the
+  /// failing range.
+  @inlinable
+  public func evaluate(with input: some SiftInput, variables: [String: SiftValue] = Dictionary())
+    throws(EvaluationError) -> Bool
   {
-    if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
-      return try Machine.runKernel(kernel, storage.program, string)
-    }
-    return try run(.string(string), variables: variables)
+    try input.siftEvaluate(self, variables: variables)
   }
 
-  /// Evaluates against a JSON-like value (dictionaries make key paths work).
+  /// Evaluates against `input` (``SiftInput``); **returns false when evaluation fails**
+  /// (use ``evaluate(with:variables:)`` to see the error).
+  @inlinable
+  public func matches(_ input: some SiftInput) -> Bool {
+    (try? input.siftEvaluate(self, variables: nil)) ?? false
+  }
+
+  /// Evaluates against a JSON-like value. The one input with an overload of its own, so
+  /// that literals keep their type: `matches(.null)`, `evaluate(with: ["age": 30])`.
   public func evaluate(with value: SiftValue, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
     -> Bool
   {
     try run(value, variables: variables)
   }
 
-  /// Evaluates against an object that answers keys itself.
-  public func evaluate(with object: some SiftKeyValueCoding, variables: [String: SiftValue] = Dictionary())
-    throws(EvaluationError) -> Bool
+  /// Evaluates against a JSON-like value (literals keep their type, as above); **returns
+  /// false when evaluation fails**.
+  public func matches(_ value: SiftValue) -> Bool { (try? run(value, variables: nil)) ?? false }
+
+  /// A string as `SELF`: a one-test program on `SELF` runs as a kernel on its bytes.
+  @usableFromInline
+  func run(string: String, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
+    if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
+      return try Machine.runKernel(kernel, storage.program, string)
+    }
+    return try run(.string(string), variables: variables)
+  }
+
+  /// An object that answers keys itself.
+  @usableFromInline
+  func run(keyValueCoding object: some SiftKeyValueCoding, variables: [String: SiftValue]?) throws(EvaluationError)
+    -> Bool
   {
     try withUnsafePointer(to: object) { (p) throws(EvaluationError) in
       try run(ObjectReader(object: UnsafeRawPointer(p), type: type(of: object)), variables: variables)
     }
   }
 
-  /// Evaluates against a schema-bound record (fastest when compiled with its schema).
-  public func evaluate(with record: SiftRecord, variables: [String: SiftValue] = Dictionary()) throws(EvaluationError)
-    -> Bool
-  {
-    // Slots were resolved against the compile-time schema; a record of another schema
-    // would read the wrong fields. (Cheap: schemas sharing storage compare by identity.)
+  /// A schema-bound record. Slots were resolved against the compile-time schema; a record
+  /// of another schema would read the wrong fields. (Cheap: schemas sharing storage
+  /// compare by identity.)
+  @usableFromInline
+  func run(record: SiftRecord, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
     if !fitsSchema(record) {
       throw EvaluationError(
         .typeMismatch, "the record's schema is not the one this predicate was compiled with", at: syntax.range)
@@ -240,35 +262,6 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     keys: UnsafeBufferPointer<String>, variables: [String: SiftValue]
   ) throws(EvaluationError) -> Bool {
     try run(JSONRecordReader(parser: parser, plan: plan, fields: fields, keys: keys), variables: variables)
-  }
-
-  /// Evaluates with a string as `SELF`; **returns false when evaluation fails** (use
-  /// ``evaluate(with:variables:)-(String,_)`` to see the error).
-  public func matches(_ string: String) -> Bool {
-    // The Focus hot path: a one-test program builds no variables dictionary (a default
-    // argument is built at every call; 145 -> 130 instructions for W1).
-    if let kernel = storage.program.kernel, kernel.source == .evaluatedObject {
-      return (try? Machine.runKernel(kernel, storage.program, string))
-        ?? false
-    }
-    return (try? run(.string(string), variables: Dictionary())) ?? false
-  }
-
-  /// Evaluates against an object that answers keys itself; **returns false when
-  /// evaluation fails**.
-  public func matches(_ object: some SiftKeyValueCoding) -> Bool {
-    (try? withUnsafePointer(to: object) { (p) throws(EvaluationError) in
-      try run(ObjectReader(object: UnsafeRawPointer(p), type: type(of: object)), variables: nil)
-    }) ?? false
-  }
-
-  /// Evaluates against a value; **returns false when evaluation fails**.
-  public func matches(_ value: SiftValue) -> Bool { (try? run(value, variables: Dictionary())) ?? false }
-
-  /// Evaluates against a record; **returns false when evaluation fails**.
-  public func matches(_ record: SiftRecord) -> Bool {
-    guard fitsSchema(record) else { return false }
-    return (try? run(record, variables: nil)) ?? false
   }
 }
 

@@ -26,7 +26,7 @@
 /// its ``siftValue`` (a dictionary of every field).
 ///
 /// Declare the table with `static let`, so it is built once.
-public protocol SiftTyped: SiftFieldValue {
+public protocol SiftTyped: SiftFieldValue, SiftInput {
   /// The fields predicates can read, by name.
   static var siftFields: SiftFields<Self> { get }
 }
