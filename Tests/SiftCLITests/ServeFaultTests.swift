@@ -31,9 +31,11 @@ struct ServeFaultTests {
     let failures = PublishFailures()
     Thread.detachNewThread {
       for (n, line) in lines.enumerated() {
-        var attempt = 0
         // A publish refused during the fault (no leader yet, server away) is retried: the
-        // test is about the worker, and a publisher of its own would do the same.
+        // test is about the worker, and a publisher of its own would do the same. For up to
+        // a minute: on a loaded machine the cluster has taken over 10 s to elect a new
+        // stream leader after losing a node ("No responders available" meanwhile).
+        let deadline = Date().addingTimeInterval(60)
         while true {
           do {
             // With an id, so that a retry of a publish the stream did store is dropped.
@@ -41,8 +43,7 @@ struct ServeFaultTests {
               OutgoingMessage(subject: "in.notify", data: Array(line.utf8), headers: [("Nats-Msg-Id", "line-\(n)")]))
             break
           } catch {
-            attempt += 1
-            if attempt == 200 {
+            if Date() > deadline {
               failures.note("\(error)")
               break
             }
