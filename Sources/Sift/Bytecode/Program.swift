@@ -159,8 +159,26 @@ struct Executable {
     self.objects = objects
   }
 
+  /// The code a ``CheckedShape`` points at (it must have some), with a run's values and
+  /// objects: the reference is copied as it is, never retained.
+  @inline(__always)
+  init(unowned shape: CheckedShape, values: UnsafePointer<SiftValue>?, objects: UnsafePointer<UnsafeRawPointer?>?) {
+    self.code = shape.unmanagedCode.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0 }
+    self.values = values
+    self.objects = objects
+  }
+
   /// Value slot `i` (the verifier checked every slot an instruction names).
   @inline(__always) func constant(_ i: Int) -> SiftValue { values.unsafelyUnwrapped[i] }
+  /// The constant a test compares with, as a value (a packed list unpacked, off the
+  /// fast paths: ``PackedStrings``); null for a test with none.
+  func comparand(_ i: Instruction) -> SiftValue {
+    guard let slot = comparisons[i.c].constantSlot else { return .null }
+    if i.trustedOpcode == .inStrings, let packed = PackedStrings.address(of: values.unsafelyUnwrapped + slot) {
+      return PackedStrings.array(packed)
+    }
+    return constant(slot)
+  }
   /// The set of `inStrings` `i`, or nil for a set bound as its array.
   @inline(__always) func set(_ i: Int) -> Unmanaged<StringSet>? {
     objects.unsafelyUnwrapped[i].map { .fromOpaque($0) }

@@ -51,10 +51,16 @@ final class BoundObjects {
 
   private func set(_ constant: SiftValue, _ options: ComparisonOptions) -> UnsafeRawPointer? {
     guard case .array(let elements) = constant else { return nil }
-    if elements.count <= StringSet.linearLimit && options.isEmpty { return nil }
+    if Self.isLinear(elements, options) { return nil }
     let s = StringSet(elements, options: options)
     owned.append(s)
     return UnsafeRawPointer(Unmanaged.passUnretained(s).toOpaque())
+  }
+
+  /// Whether a list is searched in order, with no set object (its run packs it:
+  /// ``PackedStrings``).
+  static func isLinear(_ elements: [SiftValue], _ options: ComparisonOptions) -> Bool {
+    elements.count <= StringSet.linearLimit && options.isEmpty
   }
 
   /// Bytes held, about.

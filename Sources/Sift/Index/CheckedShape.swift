@@ -6,7 +6,9 @@ import CSiftPrefetch
 struct CheckedShape {
   /// The shared code; nil for a predicate of its own (or a free shape id). The shape in
   /// the index's table keeps it alive.
-  unowned(unsafe) let code: Code?
+  let unmanagedCode: Unmanaged<Code>?
+  /// The same code as a reference (a strong copy: a check copies ``unmanagedCode``).
+  var code: Code? { unmanagedCode?.takeUnretainedValue() }
   /// The step budget of one evaluation.
   let maxSteps: Int
   /// The value slot of the first array the code reads (an `IN` list), whose storage
@@ -15,12 +17,12 @@ struct CheckedShape {
 
   init(_ shape: PredicateShape?) {
     guard let shape, let program = shape.program else {
-      code = nil
+      unmanagedCode = nil
       maxSteps = shape?.limits.maxSteps ?? 0
       arraySlot = -1
       return
     }
-    code = program.code
+    unmanagedCode = Unmanaged.passUnretained(program.code)
     maxSteps = shape.limits.maxSteps
     arraySlot =
       program.pool.values.firstIndex {
@@ -38,8 +40,12 @@ extension UnsafePointer<SiftValue> {
   /// wasted prefetch, never a fault or a wrong answer.
   @inline(__always)
   func prefetchArrayStorage() {
-    guard case .array = pointee else { return }
-    sift_prefetch(UnsafeRawPointer(bitPattern: arrayStorageAddress))
+    switch pointee {
+    case .array: sift_prefetch(UnsafeRawPointer(bitPattern: arrayStorageAddress))
+    // A packed list (``PackedStrings``) in a run; any other int is a wasted prefetch.
+    case .int(let address): sift_prefetch(UnsafeRawPointer(bitPattern: address))
+    default: return
+    }
   }
 
   /// The first word of the value, masked to an address: an array value's storage.

@@ -59,6 +59,8 @@ final class PredicateIndex {
   private var unshareable: Set<ShapeKey> = []
   /// The objects of shared shapes' predicates.
   @exclusivity(unchecked) private(set) var objects = BoundObjects()
+  /// The short `IN` lists of shared shapes' predicates, packed.
+  private var lists = PackedStringArena()
 
   // MARK: Schema
 
@@ -134,7 +136,7 @@ final class PredicateIndex {
   /// Writes the run of `p` at the end of the pool for `slot`, and indexes it.
   private func store(_ p: PreparedPredicate, shape: UInt32, in slot: UInt32) {
     let s = shapes[Int(shape)]!
-    let values = s.program == nil ? p.constants : s.values(p.constants)
+    let values = s.program == nil ? p.constants : Self.packed(s.values(p.constants), s, into: lists)
     append(slot: slot, shape: shape, objects: objects.run(for: s, p.constants), values: values)
     index(slot, p.constants)
   }
@@ -169,6 +171,19 @@ final class PredicateIndex {
     return UnsafeBufferPointer(rebasing: pool[(offset + 2)..<(offset + 2 + count)])
   }
 
+  /// `values` of a predicate of `shape` with each `IN` list that has no set object
+  /// (``BoundObjects/isLinear(_:_:)``) packed into `arena`.
+  private static func packed(_ values: [SiftValue], _ shape: PredicateShape, into arena: PackedStringArena)
+    -> [SiftValue]
+  {
+    var values = values
+    for case .set(let slot, _, let options)? in shape.bindings {
+      guard case .array(let members) = values[slot], BoundObjects.isLinear(members, options) else { continue }
+      values[slot] = arena.pack(members)
+    }
+    return values
+  }
+
   /// The offset of the run's objects.
   @inline(__always)
   private static func objectOffset(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> Int {
@@ -185,7 +200,9 @@ final class PredicateIndex {
     guard shape.program != nil else { return Array(values) }
     return shape.bindings.map { binding in
       switch binding {
-      case .value(let slot)?, .set(let slot, _, _)?, .needle(let slot, _, _, _)?: values[slot]
+      case .set(let slot, _, _)?:
+        PackedStrings.address(of: values.baseAddress! + slot).map(PackedStrings.array) ?? values[slot]
+      case .value(let slot)?, .needle(let slot, _, _, _)?: values[slot]
       case nil: .null
       }
     }
@@ -247,11 +264,13 @@ final class PredicateIndex {
         fresh.postingsOf.append(0)
         let shapeID = Self.header(pool, Int(offset)).shape
         let shape = shapes[Int(shapeID)]!
+        let constants = Self.constants(pool, Int(offset), shape)
+        // Lists are packed again, into the fresh arena: a removed one's bytes go with the old.
+        let values = shape.program == nil ? constants : Self.packed(shape.values(constants), shape, into: fresh.lists)
         fresh.append(
-          slot: newSlot, shape: shapeID, objects: UInt32(Self.objectOffset(pool, Int(offset))),
-          values: Self.values(pool, Int(offset), shape))
+          slot: newSlot, shape: shapeID, objects: UInt32(Self.objectOffset(pool, Int(offset))), values: values)
         fresh.liveCount += 1
-        fresh.index(newSlot, Self.constants(pool, Int(offset), shape))
+        fresh.index(newSlot, constants)
       }
     }
     fresh.settle(force: true)
@@ -272,6 +291,7 @@ final class PredicateIndex {
     sharedShapes = other.sharedShapes
     unshareable = other.unshareable
     objects = other.objects
+    lists = other.lists
     keys = other.keys
     keySlots = other.keySlots
     groupOnlyKeys = other.groupOnlyKeys
@@ -493,9 +513,11 @@ final class PredicateIndex {
             guard shapeID != Self.removed else { return }
             let matched: Bool
             let shape = checked[Int(shapeID)]
-            if let code = shape.code {
+            // Tested, not bound: `if let` on the unowned reference makes a strong local,
+            // a retain and a release of the shared code on every candidate.
+            if shape.unmanagedCode != nil {
               let exe = Executable(
-                code, values: pool.baseAddress! + Int(offset) + 2,
+                unowned: shape, values: pool.baseAddress! + Int(offset) + 2,
                 objects: objectPool.baseAddress.map { $0 + Self.objectOffset(pool, Int(offset)) })
               var environment = Environment(variables: nil, stepsLeft: shape.maxSteps)
               matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
@@ -605,7 +627,7 @@ final class PredicateIndex {
     s.groups = groups.count
     s.indexEntries = groups.reduce(0) { $0 + $1.entryCount }
     s.staleIndexEntries = stalePostings
-    s.indexBytes = groups.reduce(0) { $0 + $1.reservedBytes } + objects.reservedBytes
+    s.indexBytes = groups.reduce(0) { $0 + $1.reservedBytes } + objects.reservedBytes + lists.reservedBytes
     return s
   }
 }

@@ -99,6 +99,7 @@ extension Machine {
     // Borrowed where the pool keeps it: in a predicate set each candidate's list is its
     // own heap object, and a copy's retain and release are two writes to a cold line.
     let constant = program.values.unsafelyUnwrapped + d.constantSlot.unsafelyUnwrapped
+    if let packed = PackedStrings.address(of: constant) { return PackedStrings.contains(packed, bytes) }
     let mode = FoldMode(d.options)
     return constant.pointee.withArrayElements { members in
       for m in members {

@@ -250,7 +250,7 @@ enum Machine {
         return try stringTest(i, program, s, stepsLeft: &env.stepsLeft)
       }
       let d = program.comparisons[i.c]
-      return try generic(v, d.op, d.constantSlot.map(program.constant) ?? .null, d.options, program, &env)
+      return try generic(v, d.op, program.comparand(i), d.options, program, &env)
     }
   }
 
