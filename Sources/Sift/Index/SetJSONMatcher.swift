@@ -47,13 +47,33 @@ package final class SetJSONMatcher<ID: Hashable & Sendable> {
   /// the rest does not depend on it.
   @inlinable
   package func matches(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> Outcome {
+    var error: JSONError?
+    let ids = withMatches(bytes, readable: readable, error: &error) { slots, ids in slots.map { ids[Int($0)] } }
+    return ids.map(Outcome.matched) ?? .invalid(error!)
+  }
+
+  /// The matching predicates of the JSON document `bytes` as slots, handed to `body`
+  /// with the set's id of each slot (`ids[slot]`), under the set's read lock (`body` must
+  /// not use the set); nil when the document is not JSON (`error` says why).
+  ///
+  /// The ids are turned into the caller's answer by the caller: this code is not
+  /// specialised for the id type where it is called from another module (perf showed
+  /// generic metadata lookups for each id appended here), the caller's closure is.
+  @inlinable
+  package func withMatches<R>(
+    _ bytes: UnsafeBufferPointer<UInt8>, readable: Int, error: inout JSONError?,
+    _ body: (_ slots: [UInt32], _ ids: UnsafeBufferPointer<ID>) -> R
+  ) -> R? {
     switch parse(bytes, readable: readable) {
     case .parsed:
-      return .matched(set.lock.reading { set.ids(of: parsedSlots()) })
+      return set.lock.reading { set.withIDs { body(parsedSlots(), $0) } }
     case .value(let value):
-      return .matched(set.matches(value))
-    case .invalid(let error):
-      return .invalid(error)
+      return withUnsafePointer(to: value) { root in
+        set.lock.reading { set.withIDs { body(set.index.matches(root, string: nil), $0) } }
+      }
+    case .invalid(let e):
+      error = e
+      return nil
     }
   }
 

@@ -213,6 +213,10 @@ public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendabl
     return ids.withUnsafeBufferPointer { ids in slots.map { ids[Int($0)] } }
   }
 
+  /// `body` on the id of each slot, by slot (under the read lock).
+  @inlinable
+  func withIDs<R>(_ body: (UnsafeBufferPointer<ID>) -> R) -> R { ids.withUnsafeBufferPointer(body) }
+
   /// How the predicates are held: indexed or scanned, shapes, index size.
   public var statistics: SiftPredicateSetStatistics { lock.reading { index.statistics } }
 }

@@ -125,6 +125,9 @@ final class RouteDecider<ID: Hashable & Sendable> {
   private let noun: String
   /// A padded copy of an input that has no readable bytes past its end.
   private var scratch: [UInt8] = []
+  /// The ids of the last input: one array for every input, whose memory is reused once
+  /// the caller has let go of the last answer.
+  private var ids: [ID] = []
 
   init(_ set: SiftPredicateSet<ID>, noun: String) {
     matcher = SetJSONMatcher(set)
@@ -137,11 +140,15 @@ final class RouteDecider<ID: Hashable & Sendable> {
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
       return .error(message: "\(noun) is empty (not a JSON value)", offset: nil)
     }
-    switch matcher.matches(bytes, readable: readable) {
-    case .matched(let ids): return .matched(ids)
-    case .invalid(let error):
+    ids.removeAll(keepingCapacity: true)
+    var error: JSONError?
+    _ = matcher.withMatches(bytes, readable: readable, error: &error) { [self] slots, table in
+      for slot in slots { ids.append(table[Int(slot)]) }
+    }
+    if let error {
       return .error(message: "\(noun) is not valid JSON: \(error.message)", offset: error.offset)
     }
+    return .matched(ids)
   }
 
   /// Decides `bytes`, which end where their memory does: copied first into a buffer with
