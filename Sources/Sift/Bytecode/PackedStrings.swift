@@ -6,6 +6,9 @@
 /// candidate) but bytes beside the others, compared in place. Only such a slot ever holds
 /// an `.int`: the compiler emits `inStrings` for a list of strings alone.
 enum PackedStrings {
+  /// The largest packing: every length in it fits its 32 bits.
+  static var maxBytes: Int { Int(UInt32.max) }
+
   /// Whether a value slot of an `inStrings` list holds a packing.
   @inline(__always)
   static func address(of v: UnsafePointer<SiftValue>) -> UnsafeRawPointer? {
@@ -35,32 +38,33 @@ enum PackedStrings {
     }
   }
 
-  /// Whether some member's bytes are `bytes` (string `==` with no options).
+  /// `body` on each member's bytes in order, until it returns true; returns whether it did.
   @inline(__always)
-  static func contains(_ packed: UnsafeRawPointer, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func first(_ packed: UnsafeRawPointer, where body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
     let count = Int(packed.loadUnaligned(as: UInt32.self))
     var at = packed + 4
     for _ in 0..<count {
       let n = Int(at.loadUnaligned(as: UInt32.self))
-      let member = UnsafeBufferPointer(start: (at + 4).assumingMemoryBound(to: UInt8.self), count: n)
-      if ByteOps.equal(member, bytes) { return true }
+      if body(UnsafeBufferPointer(start: (at + 4).assumingMemoryBound(to: UInt8.self), count: n)) { return true }
       at += 4 + n
     }
     return false
   }
 
+  /// Whether some member's bytes are `bytes` (string `==` with no options).
+  @inline(__always)
+  static func contains(_ packed: UnsafeRawPointer, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    first(packed) { ByteOps.equal($0, bytes) }
+  }
+
   /// The members as a value, for the general comparison rules (a subject that is not a
   /// string) and for reading a set's constants back.
   static func array(_ packed: UnsafeRawPointer) -> SiftValue {
-    let count = Int(packed.loadUnaligned(as: UInt32.self))
     var members: [SiftValue] = []
-    members.reserveCapacity(count)
-    var at = packed + 4
-    for _ in 0..<count {
-      let n = Int(at.loadUnaligned(as: UInt32.self))
-      let bytes = UnsafeBufferPointer(start: (at + 4).assumingMemoryBound(to: UInt8.self), count: n)
+    members.reserveCapacity(Int(packed.loadUnaligned(as: UInt32.self)))
+    _ = first(packed) { bytes in
       members.append(.string(String(decoding: bytes, as: UTF8.self)))
-      at += 4 + n
+      return false
     }
     return .array(members)
   }

@@ -159,11 +159,11 @@ struct Executable {
     self.objects = objects
   }
 
-  /// The code a ``CheckedShape`` points at (it must have some), with a run's values and
-  /// objects: the reference is copied as it is, never retained.
+  /// Shared code its owner keeps alive, with a run's values and objects: the reference
+  /// is copied as it is, never retained.
   @inline(__always)
-  init(unowned shape: CheckedShape, values: UnsafePointer<SiftValue>?, objects: UnsafePointer<UnsafeRawPointer?>?) {
-    self.code = shape.unmanagedCode.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0 }
+  init(unmanaged code: Unmanaged<Code>, values: UnsafePointer<SiftValue>?, objects: UnsafePointer<UnsafeRawPointer?>?) {
+    self.code = code._withUnsafeGuaranteedRef { $0 }
     self.values = values
     self.objects = objects
   }

@@ -5,10 +5,9 @@ import CSiftPrefetch
 /// retain and a release, atomic writes to the shape's header, on every check).
 struct CheckedShape {
   /// The shared code; nil for a predicate of its own (or a free shape id). The shape in
-  /// the index's table keeps it alive.
+  /// the index's table keeps it alive; unmanaged, so that a check copies it without a
+  /// retain (an `if let` on an unowned reference makes a strong local).
   let unmanagedCode: Unmanaged<Code>?
-  /// The same code as a reference (a strong copy: a check copies ``unmanagedCode``).
-  var code: Code? { unmanagedCode?.takeUnretainedValue() }
   /// The step budget of one evaluation.
   let maxSteps: Int
   /// The value slot of the first array the code reads (an `IN` list), whose storage

@@ -11,9 +11,12 @@ final class PackedStringArena {
   /// Bytes in chunks, about (what statistics report).
   private(set) var reservedBytes = 0
 
-  /// The address of a packing of `members` (strings), as a run's value slot holds it.
-  func pack(_ members: some Collection<SiftValue>) -> SiftValue {
+  /// The address of a packing of `members` (strings), as a run's value slot holds it;
+  /// nil for a list whose packing would pass ``PackedStrings/maxBytes`` (it stays an
+  /// array).
+  func pack(_ members: some Collection<SiftValue>) -> SiftValue? {
     let size = PackedStrings.size(members)
+    guard size <= PackedStrings.maxBytes else { return nil }
     let to: UnsafeMutableRawPointer
     if size > Self.chunkBytes / 4 {
       to = allocate(size)

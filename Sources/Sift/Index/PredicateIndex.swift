@@ -178,8 +178,10 @@ final class PredicateIndex {
   {
     var values = values
     for case .set(let slot, _, let options)? in shape.bindings {
-      guard case .array(let members) = values[slot], BoundObjects.isLinear(members, options) else { continue }
-      values[slot] = arena.pack(members)
+      guard case .array(let members) = values[slot], BoundObjects.isLinear(members, options),
+        let packed = arena.pack(members)
+      else { continue }
+      values[slot] = packed
     }
     return values
   }
@@ -513,11 +515,9 @@ final class PredicateIndex {
             guard shapeID != Self.removed else { return }
             let matched: Bool
             let shape = checked[Int(shapeID)]
-            // Tested, not bound: `if let` on the unowned reference makes a strong local,
-            // a retain and a release of the shared code on every candidate.
-            if shape.unmanagedCode != nil {
+            if let code = shape.unmanagedCode {
               let exe = Executable(
-                unowned: shape, values: pool.baseAddress! + Int(offset) + 2,
+                unmanaged: code, values: pool.baseAddress! + Int(offset) + 2,
                 objects: objectPool.baseAddress.map { $0 + Self.objectOffset(pool, Int(offset)) })
               var environment = Environment(variables: nil, stepsLeft: shape.maxSteps)
               matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
@@ -612,7 +612,7 @@ final class PredicateIndex {
   }
 
   /// The shapes with shared code, as checks see them.
-  var checkedShapes: [CheckedShape] { checked.filter { $0.code != nil } }
+  var checkedShapes: [CheckedShape] { checked.filter { $0.unmanagedCode != nil } }
 
   // MARK: - Statistics
 

@@ -43,27 +43,28 @@ package final class SetJSONMatcher<ID: Hashable & Sendable> {
   /// ``SIFT_JSON_PADDING`` past the end; with fewer the document is read by Sift's own
   /// reader).
   ///
-  /// Inlinable so that turning slots into ids runs specialised for the caller's id type;
-  /// the rest does not depend on it.
+  /// A caller matching many documents uses ``withMatches(_:readable:_:)`` instead, and
+  /// turns the slots into ids in its own code.
   @inlinable
   package func matches(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> Outcome {
-    var error: JSONError?
-    let ids = withMatches(bytes, readable: readable, error: &error) { slots, ids in slots.map { ids[Int($0)] } }
-    return ids.map(Outcome.matched) ?? .invalid(error!)
+    do throws(JSONError) {
+      return .matched(try withMatches(bytes, readable: readable) { slots, ids in slots.map { ids[Int($0)] } })
+    } catch {
+      return .invalid(error)
+    }
   }
 
   /// The matching predicates of the JSON document `bytes` as slots, handed to `body`
   /// with the set's id of each slot (`ids[slot]`), under the set's read lock (`body` must
-  /// not use the set); nil when the document is not JSON (`error` says why).
+  /// not use the set); throws when the document is not JSON.
   ///
   /// The ids are turned into the caller's answer by the caller: this code is not
   /// specialised for the id type where it is called from another module (perf showed
   /// generic metadata lookups for each id appended here), the caller's closure is.
   @inlinable
   package func withMatches<R>(
-    _ bytes: UnsafeBufferPointer<UInt8>, readable: Int, error: inout JSONError?,
-    _ body: (_ slots: [UInt32], _ ids: UnsafeBufferPointer<ID>) -> R
-  ) -> R? {
+    _ bytes: UnsafeBufferPointer<UInt8>, readable: Int, _ body: (_ slots: [UInt32], _ ids: UnsafeBufferPointer<ID>) -> R
+  ) throws(JSONError) -> R {
     switch parse(bytes, readable: readable) {
     case .parsed:
       return set.lock.reading { set.withIDs { body(parsedSlots(), $0) } }
@@ -71,9 +72,8 @@ package final class SetJSONMatcher<ID: Hashable & Sendable> {
       return withUnsafePointer(to: value) { root in
         set.lock.reading { set.withIDs { body(set.index.matches(root, string: nil), $0) } }
       }
-    case .invalid(let e):
-      error = e
-      return nil
+    case .invalid(let error):
+      throw error
     }
   }
 

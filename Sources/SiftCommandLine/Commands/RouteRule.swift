@@ -141,11 +141,11 @@ final class RouteDecider<ID: Hashable & Sendable> {
       return .error(message: "\(noun) is empty (not a JSON value)", offset: nil)
     }
     ids.removeAll(keepingCapacity: true)
-    var error: JSONError?
-    _ = matcher.withMatches(bytes, readable: readable, error: &error) { [self] slots, table in
-      for slot in slots { ids.append(table[Int(slot)]) }
-    }
-    if let error {
+    do throws(JSONError) {
+      try matcher.withMatches(bytes, readable: readable) { [self] slots, table in
+        for slot in slots { ids.append(table[Int(slot)]) }
+      }
+    } catch {
       return .error(message: "\(noun) is not valid JSON: \(error.message)", offset: error.offset)
     }
     return .matched(ids)
