@@ -21,4 +21,33 @@ import Testing
     #expect(other == (0..<count).map { UInt32(10 * $0 + 1) })
     #expect(map.count(of: 42) == count)
   }
+
+  /// Laying the lists out (``PostingMap/settle(force:)``) moves postings, never reorders or
+  /// loses one: after a layout at any point of a load, and further inserts after it, every
+  /// key still gives its postings in the order added.
+  @Test(arguments: [0, 1, 5, 40, 199])
+  func layingTheListsOutKeepsEveryKeysOrder(settleAfter: Int) {
+    var map = PostingMap()
+    var expected: [UInt64: [UInt32]] = [:]
+    for t in 0..<200 {
+      // Keys with 1 to 13 postings over the load, interleaved.
+      for key in UInt64(1)...13 where t % Int(key) == 0 {
+        map.insert(key, UInt32(t * 16) + UInt32(key))
+        expected[key, default: []].append(UInt32(t * 16) + UInt32(key))
+      }
+      if t == settleAfter { map.settle(force: true) }
+    }
+    for (key, postings) in expected {
+      var out: [UInt32] = []
+      map.collect(key, into: &out)
+      #expect(out == postings, "key \(key)")
+    }
+    map.settle(force: true)
+    for (key, postings) in expected {
+      var out: [UInt32] = []
+      map.collect(key, into: &out)
+      #expect(out == postings, "key \(key) after a second layout")
+      #expect(map.count(of: key) == postings.count)
+    }
+  }
 }

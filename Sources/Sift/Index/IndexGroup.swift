@@ -77,9 +77,13 @@ final class IndexGroup {
     }
   }
 
-  /// Merges pending intervals (see ``RangeList/settle(force:)``).
+  /// Merges pending intervals (see ``RangeList/settle(force:)``) and lays out the
+  /// postings (see ``PostingMap/settle(force:)``), each when enough has changed.
   func settle(force: Bool) {
-    if kind == .range { ranges.settle(force: force) }
+    switch kind {
+    case .range: ranges.settle(force: force)
+    case .equality, .prefix: postings.settle()
+    }
   }
 
   /// Appends to `out` the slot of every entry that `value`, the record's value at the

@@ -2,6 +2,11 @@
 /// constant pool): open addressing with linear probing, a key's first four postings in its
 /// bucket, the rest as a linked list in one flat array.
 ///
+/// The list of a key is laid out in one run of that array (``settle()``): a match walks
+/// consecutive memory, not one cache miss per posting. Appended in insertion order, a
+/// key's postings would sit a whole load apart (100,000 rules over 5,000 accounts: 60
+/// postings a key, each in its own cache line, and the walk was a quarter of `sift route`).
+///
 /// Compact and cache-friendly on purpose (the index of a million predicates is mostly
 /// this): 32 bytes a bucket, half a cache line, so a key with up to four predicates (an
 /// account id named by a few subscriptions) costs one memory access to look up; 8 bytes a
@@ -33,6 +38,8 @@ struct PostingMap {
   private var usedBuckets = 0
   private var postings: [Posting] = []
   private(set) var postingCount = 0
+  /// Postings appended since the lists were last laid out.
+  private var scattered = 0
 
   /// Distinct keys.
   var keyCount: Int { usedBuckets }
@@ -61,6 +68,7 @@ struct PostingMap {
       precondition(postings.count < Int(UInt32.max), "an index group holds fewer than 2^32 postings")
       postings.append(Posting(target: target, next: buckets[i].head))
       buckets[i].head = UInt32(postings.count - 1)
+      scattered += 1
     }
     buckets[i].count &+= 1
     postingCount += 1
@@ -112,6 +120,31 @@ struct PostingMap {
       // they were added (pool order), so a match of one key needs no sort.
       out[start...].reverse()
     }
+  }
+
+  /// Lays every key's list out in one run, newest first as it is walked, once the
+  /// postings appended since the last layout are an eighth of all (or with `force`, any):
+  /// amortised, each posting is moved about eight times over the map's life, and a bulk
+  /// load leaves at most an eighth of its postings out of place.
+  mutating func settle(force: Bool = false) {
+    guard scattered > 0, force || scattered >= max(256, postings.count / 8) else { return }
+    var laid: [Posting] = []
+    laid.reserveCapacity(postings.count)
+    let current = postings
+    current.withUnsafeBufferPointer { old in
+      for b in buckets.indices where buckets[b].key != PostingKey.empty && buckets[b].head != .max {
+        var p = buckets[b].head
+        buckets[b].head = UInt32(laid.count)
+        while p != .max {
+          let posting = old[Int(p)]
+          laid.append(Posting(target: posting.target, next: UInt32(laid.count + 1)))
+          p = posting.next
+        }
+        laid[laid.count - 1].next = .max
+      }
+    }
+    postings = laid
+    scattered = 0
   }
 
   private mutating func rehash(_ capacity: Int) {
