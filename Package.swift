@@ -44,14 +44,14 @@ let package = Package(
     // The engine users import: compile and evaluate; re-exports SiftSyntax.
     .target(name: "Sift", dependencies: ["SiftSyntax", "CPCRE2", "CSiftRE2", "CSiftJSON", "CSiftPrefetch"]),
     // The `sift` subcommands and their I/O, a library so tests and fuzz targets reach them.
-    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON", "SiftNATS"]),
+    .target(name: "SiftCommandLine", dependencies: ["Sift", "CSiftJSON", "SiftNATS", "CSiftPrefetch"]),
     .executableTarget(name: "SiftCLI", dependencies: ["SiftCommandLine"]),
     // The C interface (include/sift.h) as @_cdecl functions over the engine's APIs.
     .target(name: "SiftC", dependencies: ["Sift", "SiftCommandLine", "CSiftJSON"]),
     // The Focus filter layer: app-side filter model, system-side decisions, notifications.
     .target(name: "SiftFocus", dependencies: ["Sift", "CSQLite", "CSiftPrefetch"]),
-    // __builtin_prefetch for SiftFocus's batch decisions and the index's candidate checks
-    // (Swift cannot spell it).
+    // __builtin_prefetch for SiftFocus's batch decisions, the index's candidate checks and
+    // `sift route`'s id table (Swift cannot spell it).
     .target(name: "CSiftPrefetch"),
     // The talk's chat app on top of SiftFocus.
     .executableTarget(name: "ExampleChatApp", dependencies: ["SiftFocus"]),

@@ -1,3 +1,4 @@
+import CSiftPrefetch
 import Sift
 
 #if canImport(Glibc)
@@ -121,6 +122,22 @@ enum RouteCommand {
     mutating func append(_ id: [UInt8]) {
       bytes.append(contentsOf: id)
       ends.append(bytes.count)
+    }
+
+    /// Asks for the memory of every id in `ks` before any is written: a line's matches are
+    /// scattered over the table, and one cache miss after the other (two per id, its end and
+    /// its bytes) was a third of `sift route` with 100,000 rules and 40 matches a line.
+    /// In flight together, they cost about two.
+    func prefetch(_ ks: [Int]) {
+      guard ks.count > 1 else { return }
+      ends.withUnsafeBufferPointer { ends in
+        for k in ks { sift_prefetch(ends.baseAddress! + max(k - 1, 0)) }
+        bytes.withUnsafeBufferPointer { bytes in
+          // Every id may be empty.
+          guard let base = bytes.baseAddress else { return }
+          for k in ks { sift_prefetch(base + (k == 0 ? 0 : ends[k - 1])) }
+        }
+      }
     }
 
     /// Writes id `k` to `out`.
@@ -253,6 +270,7 @@ enum RouteCommand {
         reject(line.number, message, offset)
         return !out.closed && StopSignal.requested == nil
       }
+      rules.ids.prefetch(matched)
       if each {
         for k in matched {
           out.write("{\"id\": " as StaticString)
