@@ -343,5 +343,16 @@ extension JSONTests {
       JSONWriter.write(.array([1, "é"]), to: &out)
       #expect(out == #""a\"b":[1,"é"]"#)
     }
+
+    /// Strings written as bytes are the same text as written to a `String`: plain ones
+    /// whole, and every escape.
+    @Test(arguments: ["", "r12", "é😀", "a\"b", "back\\slash", "line\nbreak\ttab\r", "\u{01}\u{1F}", "\u{7F} "])
+    func stringsWrittenAsBytesMatchStringsWrittenAsText(_ s: String) {
+      var text = ""
+      JSONWriter.writeString(s, to: &text)
+      var bytes: [UInt8] = [0x5B]
+      JSONWriter.writeString(s, to: &bytes)
+      #expect(bytes == [0x5B] + Array(text.utf8))
+    }
   }
 }

@@ -36,8 +36,29 @@ package enum JSONWriter {
     }
   }
 
+  /// Appends `s` as a JSON string to UTF-8 bytes: what an output record built as bytes
+  /// uses (`sift serve`'s record of a message's rule ids).
+  package static func writeString(_ s: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+      out.append(contentsOf: s.utf8)
+    } else {
+      var escaped = ""
+      writeString(s, to: &escaped)
+      out.append(contentsOf: escaped.utf8.dropFirst().dropLast())
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
   package static func writeString(_ s: String, to out: inout String) {
     out += "\""
+    // Most strings need no escape: appended whole, not scalar by scalar (a scalar at a
+    // time was a fifth of `sift serve`'s work writing a record of 40 rule ids).
+    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+      out += s
+      out += "\""
+      return
+    }
     for scalar in s.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""

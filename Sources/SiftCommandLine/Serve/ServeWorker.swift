@@ -255,14 +255,18 @@ final class ServeWorker: @unchecked Sendable {
             for: &item, index: index)
         }
       } else {
-        var record = "{\"seq\": \(seq), \"ids\": ["
+        // Built as bytes: a record names tens of ids, and String appends were a tenth of
+        // a worker's time.
+        var record: [UInt8] = []
+        record.reserveCapacity(24 + ids.count * 12)
+        record.append(contentsOf: "{\"seq\": \(seq), \"ids\": [".utf8)
         for (n, id) in ids.enumerated() {
-          if n > 0 { record += ", " }
+          if n > 0 { record.append(contentsOf: ", ".utf8) }
           JSONWriter.writeString(id, to: &record)
         }
-        record += "]}"
+        record.append(contentsOf: "]}".utf8)
         publish(
-          OutgoingMessage(subject: prefix, data: Array(record.utf8), headers: [("Nats-Msg-Id", recordID(seq))]),
+          OutgoingMessage(subject: prefix, data: record, headers: [("Nats-Msg-Id", recordID(seq))]),
           for: &item, index: index)
       }
     }
