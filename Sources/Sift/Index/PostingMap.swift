@@ -40,6 +40,9 @@ struct PostingMap {
   private(set) var postingCount = 0
   /// Postings appended since the lists were last laid out.
   private var scattered = 0
+  /// The keys with postings beyond their bucket, in the order they got them: a layout
+  /// visits these, not every bucket (a million keys, a few of them long, is the usual case).
+  private var listed: [UInt64] = []
 
   /// Distinct keys.
   var keyCount: Int { usedBuckets }
@@ -47,6 +50,7 @@ struct PostingMap {
   /// Bytes of memory this map has reserved.
   var reservedBytes: Int {
     buckets.capacity * MemoryLayout<Bucket>.stride + postings.capacity * MemoryLayout<Posting>.stride
+      + listed.capacity * MemoryLayout<UInt64>.stride
   }
 
   mutating func insert(_ key: UInt64, _ target: UInt32) {
@@ -66,6 +70,7 @@ struct PostingMap {
     case 3: buckets[i].inline.3 = target
     default:
       precondition(postings.count < Int(UInt32.max), "an index group holds fewer than 2^32 postings")
+      if buckets[i].head == .max { listed.append(key) }
       postings.append(Posting(target: target, next: buckets[i].head))
       buckets[i].head = UInt32(postings.count - 1)
       scattered += 1
@@ -132,7 +137,8 @@ struct PostingMap {
     laid.reserveCapacity(postings.count)
     let current = postings
     current.withUnsafeBufferPointer { old in
-      for b in buckets.indices where buckets[b].key != PostingKey.empty && buckets[b].head != .max {
+      for key in listed {
+        let b = buckets.withUnsafeBufferPointer { Self.find(key, $0)! }
         var p = buckets[b].head
         buckets[b].head = UInt32(laid.count)
         while p != .max {
