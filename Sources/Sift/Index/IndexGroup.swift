@@ -77,8 +77,10 @@ final class IndexGroup {
     }
   }
 
-  /// Merges pending intervals (see ``RangeList/settle(force:)``) and lays out the
-  /// postings (see ``PostingMap/settle(force:)``), each when enough has changed.
+  /// Merges pending intervals (see ``RangeList/settle(force:)``), all of them with `force`,
+  /// and lays out the postings (see ``PostingMap/settle(force:)``) once enough have come.
+  /// Postings are never forced: every insert batch settles with `force`, one rule is a
+  /// batch, and a layout moves every list of the group.
   func settle(force: Bool) {
     switch kind {
     case .range: ranges.settle(force: force)

@@ -2,7 +2,7 @@
 /// constant pool): open addressing with linear probing, a key's first four postings in its
 /// bucket, the rest as a linked list in one flat array.
 ///
-/// The list of a key is laid out in one run of that array (``settle()``): a match walks
+/// The list of a key is laid out in one run of that array (``settle(force:)``): a match walks
 /// consecutive memory, not one cache miss per posting. Appended in insertion order, a
 /// key's postings would sit a whole load apart (100,000 rules over 5,000 accounts: 60
 /// postings a key, each in its own cache line, and the walk was a quarter of `sift route`).

@@ -40,7 +40,7 @@ package enum JSONWriter {
   /// uses (`sift serve`'s record of a message's rule ids).
   package static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+    if needsNoEscape(s) {
       out.append(contentsOf: s.utf8)
     } else {
       var escaped = ""
@@ -50,11 +50,16 @@ package enum JSONWriter {
     out.append(UInt8(ascii: "\""))
   }
 
+  /// Whether `s` is its own JSON string body: no quote, backslash or control character.
+  private static func needsNoEscape(_ s: String) -> Bool {
+    s.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+  }
+
   package static func writeString(_ s: String, to out: inout String) {
     out += "\""
     // Most strings need no escape: appended whole, not scalar by scalar (a scalar at a
     // time was a fifth of `sift serve`'s work writing a record of 40 rule ids).
-    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+    if needsNoEscape(s) {
       out += s
       out += "\""
       return

@@ -133,7 +133,7 @@ enum RouteCommand {
       ends.withUnsafeBufferPointer { ends in
         for k in ks { sift_prefetch(ends.baseAddress! + max(k - 1, 0)) }
         bytes.withUnsafeBufferPointer { bytes in
-          // Every id may be empty.
+          // Ids are JSON text, never empty; an empty table has no address to offset.
           guard let base = bytes.baseAddress else { return }
           for k in ks { sift_prefetch(base + (k == 0 ? 0 : ends[k - 1])) }
         }
