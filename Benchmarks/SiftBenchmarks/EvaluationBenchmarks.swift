@@ -196,6 +196,15 @@ enum EvaluationBenchmarks {
       self.name = name
       make = { forms in EngineRow(name, inputs(forms), evaluator()) }
     }
+
+    /// A batch engine: the predicate filters each range of records in one call.
+    init<Input: SiftInput>(
+      batch name: String, _ inputs: @escaping (InputForms) -> ContiguousArray<Input>,
+      _ predicate: @escaping () -> SiftPredicate
+    ) {
+      self.name = name
+      make = { forms in EngineRow(batch: name, inputs(forms), predicate()) }
+    }
   }
 
   /// The engines of one workload, the closure first. `sift` is Sift with the fastest natural
@@ -211,6 +220,8 @@ enum EvaluationBenchmarks {
         EngineSpec("closure", \.accountIDs) { W1Closure(allowed: allowed) },
         EngineSpec("closure-naive", \.accountIDs) { W1NaiveClosure(allowed: Set(allowed)) },
         EngineSpec("sift", \.accountIDs) { SiftStringEvaluator(predicate: plain()) },
+        // Strings are not a batch input: the tier takes them one at a time (the kernel).
+        EngineSpec(batch: "sift-batch", \.accountIDs, plain),
         EngineSpec("sift-focus", \.notifications) {
           SiftFocusEvaluator(filter: NotificationFilter(predicate: plain()))
         },
@@ -246,6 +257,8 @@ enum EvaluationBenchmarks {
     let sift = [
       EngineSpec("sift", \.records) { SiftRecordEvaluator(predicate: bound()) },
       EngineSpec("sift-typed", \.items) { SiftTypedEvaluator<NotificationItem>(predicate: typed()) },
+      EngineSpec(batch: "sift-batch", \.items, typed),
+      EngineSpec(batch: "sift-batch-record", \.records, bound),
       EngineSpec("sift-codable", \.items) { SiftCodableEvaluator<NotificationItem>(predicate: plain()) },
       EngineSpec("sift-record-built", \.items) {
         SiftRecordBuiltEvaluator(predicate: bound(), schema: InputForms.schema)

@@ -1,3 +1,5 @@
+import Sift
+
 /// One way of answering a workload's predicate for one input: a hand-written closure, a Sift
 /// predicate with one input kind, or a peer library. Engines are concrete types, so the
 /// benchmark loop (`Engine.countMatches`) is specialised for each and calls `evaluate`
@@ -35,5 +37,17 @@ struct EngineRow {
     self.name = name
     countMatches = { engine.countMatches($0) }
     matchesRecord = { engine.evaluator.evaluate(engine.inputs[$0]) }
+  }
+}
+
+extension EngineRow {
+  /// Sift's batch tier: one call per range of records (`SiftPredicate.indices(matching:)`
+  /// over the slice), never one per record.
+  init<Input: SiftInput>(batch name: String, _ inputs: ContiguousArray<Input>, _ predicate: SiftPredicate) {
+    self.name = name
+    countMatches = { range in
+      inputs.withUnsafeBufferPointer { predicate.indices(matching: UnsafeBufferPointer(rebasing: $0[range])).count }
+    }
+    matchesRecord = { predicate.matches(inputs[$0]) }
   }
 }

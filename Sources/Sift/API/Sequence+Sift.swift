@@ -11,7 +11,11 @@ extension Sequence {
   }
 
   private func filterInput<T: SiftInput>(_ predicate: SiftPredicate, _: T.Type) -> [Element] {
-    filter { predicate.matches($0 as! T) }
+    // Contiguous storage (an array) goes through the batch tier; the elements are `T`.
+    let batched = withContiguousStorageIfAvailable { buffer in
+      unsafeBitCast(buffer.withMemoryRebound(to: T.self) { predicate.filter($0) }, to: [Element].self)
+    }
+    return batched ?? filter { predicate.matches($0 as! T) }
   }
 
   private func filterEncodable<T: Encodable>(_ predicate: SiftPredicate, _: T.Type) -> [Element] {

@@ -220,6 +220,10 @@ final class Program: @unchecked Sendable {
   let kernelMaxBytes: Int
   /// The step budget of one evaluation (``EvaluationLimits/maxSteps``), for the kernel.
   let maxSteps: Int
+  /// The order of the tests when a collection is filtered in batches
+  /// (``Machine/batchOrder(_:)``); nil when the code cannot run so.
+  let batchOrder: [Int]?
+  var runsInBatches: Bool { batchOrder != nil }
 
   init(
     _ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits(), maxSteps: Int = 1_000_000,
@@ -230,6 +234,7 @@ final class Program: @unchecked Sendable {
     kernel = Self.kernel(of: b.code)
     self.maxSteps = maxSteps
     kernelMaxBytes = kernel.map { Self.maxBytes($0, b.objects, maxSteps: maxSteps) } ?? 0
+    batchOrder = Machine.batchOrder(code)
   }
 
   /// The code bound to its own constants.
