@@ -197,6 +197,26 @@ enum EvaluationBenchmarks {
       make = { forms in EngineRow(name, inputs(forms), evaluator()) }
     }
 
+    /// The batch tier over the records as columns, the predicate compiled with their schema.
+    init(columns name: String, _ format: String, _ arguments: [SiftValue]) {
+      self.name = name
+      make = { forms in
+        let columns = forms.columns
+        let predicate = try! SiftPredicate(
+          format: format, arguments: arguments, options: CompileOptions(schema: columns.schema))
+        return EngineRow(columns: name, columns, predicate)
+      }
+    }
+
+    /// The batch tier on collections of `size` records.
+    init<Input: SiftInput>(
+      batchesOf size: Int, _ name: String, _ inputs: @escaping (InputForms) -> ContiguousArray<Input>,
+      _ predicate: @escaping () -> SiftPredicate
+    ) {
+      self.name = name
+      make = { forms in EngineRow(batchesOf: size, name, inputs(forms), predicate()) }
+    }
+
     /// A batch engine: the predicate filters each range of records in one call.
     init<Input: SiftInput>(
       batch name: String, _ inputs: @escaping (InputForms) -> ContiguousArray<Input>,
@@ -259,6 +279,8 @@ enum EvaluationBenchmarks {
       EngineSpec("sift-typed", \.items) { SiftTypedEvaluator<NotificationItem>(predicate: typed()) },
       EngineSpec(batch: "sift-batch", \.items, typed),
       EngineSpec(batch: "sift-batch-record", \.records, bound),
+      EngineSpec(batchesOf: 8, "sift-batch-8", \.items, typed),
+      EngineSpec(columns: "sift-columns", definition.format, definition.arguments),
       EngineSpec("sift-codable", \.items) { SiftCodableEvaluator<NotificationItem>(predicate: plain()) },
       EngineSpec("sift-record-built", \.items) {
         SiftRecordBuiltEvaluator(predicate: bound(), schema: InputForms.schema)

@@ -33,6 +33,19 @@ final class InputForms {
   lazy var foundationDictionaries = ContiguousArray(items.lazy.map(\.foundationDictionary))
   /// Each record as a schema-bound record.
   lazy var records = ContiguousArray(items.lazy.map { SiftRecord(schema: Self.schema, values: $0.siftValues) })
+  /// The records as columns (`sift-columns`): one array per field; the fields with few
+  /// distinct values (account, category, kind, lang) dictionary-encoded.
+  lazy var columns = SiftColumns([
+    ("account", .dictionary(items.map(\.account))), ("priority", .integers(items.map(\.priority))),
+    ("sender", .strings(items.map(\.sender))), ("tags", .stringArrays(items.map(\.tags))),
+    ("subject", .strings(items.map(\.subject))), ("title", .strings(items.map(\.title))),
+    ("badge", .integers(items.map(\.badge))),
+    ("thread", .values(items.map { $0.thread.map(SiftValue.string) ?? .null })),
+    ("relevance", .doubles(items.map(\.relevance))), ("category", .dictionary(items.map(\.category))),
+    ("bytes", .integers(items.map(\.bytes))), ("kind", .dictionary(items.map(\.kind))),
+    ("lang", .dictionary(items.map(\.lang))), ("recipients", .stringArrays(items.map(\.recipients))),
+    ("score", .integers(items.map(\.score))),
+  ])
   /// Each record boxed in an object, as `NSPredicate.evaluate(with:)` is given one.
   lazy var boxes = ContiguousArray(items.lazy.map(NotificationBox.init))
 

@@ -21,8 +21,29 @@ extension SiftPredicate {
     let found: [Int] =
       elements.withContiguousStorageIfAvailable { self.offsets(matching: $0) }
       ?? elements.enumerated().filter { matches($0.element) }.map(\.offset)
-    if C.Index.self == Int.self, elements.startIndex as! Int == 0 { return found as! [C.Index] }
+    if C.Index.self == Int.self, unsafeBitCast(elements.startIndex, to: Int.self) == 0 {
+      // `as!` on the array was a dynamic cast of every element.
+      return unsafeBitCast(found, to: [C.Index].self)
+    }
     return found.map { elements.index(elements.startIndex, offsetBy: $0) }
+  }
+
+  /// The rows of `columns` that match, ascending: those whose ``SiftColumns/record(_:)``
+  /// `matches`, read in place from the columns in the batch tier (a string test on a
+  /// dictionary-encoded column decided once per distinct string). A predicate compiled
+  /// with another schema, or `for:` a typed value, matches no row (as a record of another
+  /// schema matches nothing). `rows` limits the rows looked at (clamped to the columns).
+  public func indices(matching columns: SiftColumns, in rows: Range<Int>? = nil) -> [Int] {
+    if let schema = options.schema, schema != columns.schema { return [] }
+    if layoutRef != nil { return [] }
+    let all = 0..<columns.count
+    let range = rows?.clamped(to: all) ?? all
+    var found: [Int] = []
+    withExtendedLifetime(columns.storage) {
+      let source = ColumnRows(storage: Unmanaged.passUnretained(columns.storage), first: range.lowerBound)
+      run(source, range.count) { found.append(range.lowerBound + $0) }
+    }
+    return found
   }
 
   /// The offsets of the matching elements, ascending: through the batch tier where it
@@ -42,11 +63,11 @@ extension SiftPredicate {
   func forEachMatch<E: SiftInput>(in buffer: UnsafeBufferPointer<E>, _ body: (Int) -> Void) -> Bool {
     guard let base = buffer.baseAddress else { return true }
     let raw = UnsafeRawPointer(base)
-    if E.self is any SiftTyped.Type {
-      // The layout's type is checked once for the whole buffer; a predicate compiled for
-      // another type (or none) is left to `matches`, which says why it cannot match.
-      guard let layout = layoutRef, layout._withUnsafeGuaranteedRef({ $0.rootType == ObjectIdentifier(E.self) })
-      else { return false }
+    // A layout built for `E` means `E` is the `SiftTyped` type it was built from (a
+    // comparison of two pointers, where a conformance check cost a small collection more
+    // than its evaluation). A predicate compiled for another type, or none, is left to
+    // `matches`, which says why it cannot match.
+    if let layout = layoutRef, layout._withUnsafeGuaranteedRef({ $0.rootType == ObjectIdentifier(E.self) }) {
       run(TypedRows(base: raw, stride: MemoryLayout<E>.stride, layout: layout), buffer.count, body)
       return true
     }

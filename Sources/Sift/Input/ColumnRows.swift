@@ -1,0 +1,129 @@
+/// One row of ``SiftColumns`` as the input: each column viewed in place (a string as its
+/// UTF-8 bytes in the column's buffer, an integer, an array of strings), nothing built
+/// except on the general path.
+struct ColumnReader: InputReader {
+  let storage: Unmanaged<ColumnStorage>
+  let row: Int
+
+  /// The column a test reads: its slot when the predicate was compiled with the columns'
+  /// schema, else found by name.
+  @inline(__always)
+  private func column(_ i: Instruction, _ program: Executable) -> Int? {
+    switch i.source {
+    case .slot: return i.a
+    case .root: return storage._withUnsafeGuaranteedRef { $0.schema.slot(for: program.names[i.a]) }
+    case .evaluatedObject, .register: return nil
+    }
+  }
+
+  @inline(__always)
+  func withView<T>(_ i: Instruction, _ program: Executable, _ body: (FieldView) throws(EvaluationError) -> T)
+    throws(EvaluationError) -> T
+  {
+    guard i.source == .slot || i.source == .root else { return try body(.general) }
+    guard let c = column(i, program) else { return try body(.absent) }
+    let (columns, lengths) = storage._withUnsafeGuaranteedRef { ($0.columns, $0.lengths) }
+    guard c < columns.count, row < lengths[c] else { return try body(.absent) }
+    switch columns[c] {
+    case .integers(let x): return try body(.int(x[row]))
+    case .strings(let strings): return try body(.utf8(strings.utf8(row)))
+    case .dictionary(let codes, let entries):
+      let code = Int(codes[row])
+      guard code < entries.count else { return try body(.general) }
+      return try body(.utf8(entries.utf8(code)))
+    case .stringArrays(let x): return try body(.strings(x.baseAddress! + row))
+    case .values(let x): return try body(.value(x.baseAddress! + row))
+    case .doubles, .booleans: return try body(.general)
+    }
+  }
+
+  func root(_ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
+    let v = storage._withUnsafeGuaranteedRef { s in s.schema.slot(for: key).map { s.value(column: $0, row: row) } }
+    try Cost.built(v ?? .null, steps: &steps)
+    return v ?? .null
+  }
+
+  func slot(_ slot: Int, steps: inout Int) throws(EvaluationError) -> SiftValue {
+    let v = storage._withUnsafeGuaranteedRef { $0.value(column: slot, row: row) }
+    try Cost.built(v, steps: &steps)
+    return v
+  }
+
+  func selfValue(steps: inout Int) throws(EvaluationError) -> SiftValue {
+    let built = storage._withUnsafeGuaranteedRef { s in
+      var d: [String: SiftValue] = [:]
+      for (c, name) in s.schema.fields.enumerated() { d[name] = s.value(column: c, row: row) }
+      return SiftValue.dictionary(d)
+    }
+    try Cost.built(built, steps: &steps)
+    return built
+  }
+}
+
+/// ``SiftColumns`` as batch rows. A string test on a dictionary-encoded column is decided
+/// once per distinct string (``plan(_:_:rows:)``), and each row then reads its answer and
+/// its charge from the table by its code: an `IN` over accounts becomes a table lookup.
+struct ColumnRows: BatchRows {
+  let storage: Unmanaged<ColumnStorage>
+  /// The first row: batch row `r` is column row `first + r`.
+  let first: Int
+
+  /// Per entry of a dictionary column: the test's answer and its charge as
+  /// `charge << 1 | answer`, or -1 where the row must take the reader (the test needs the
+  /// general path for that string).
+  enum Plan {
+    case none
+    case table(codes: UnsafeBufferPointer<UInt32>, answers: [Int])
+  }
+
+  @inline(__always) func admits(_ row: Int) -> Bool { true }
+
+  @inline(__always)
+  func withReader<T>(_ row: Int, _ body: (ColumnReader) throws(EvaluationError) -> T) throws(EvaluationError) -> T {
+    try body(ColumnReader(storage: storage, row: first &+ row))
+  }
+
+  @inline(__always) func prefetch(_ plan: Plan, _ row: Int, _ i: Instruction) {}
+
+  func plan(_ i: Instruction, _ program: Executable, rows count: Int) -> Plan {
+    // Only tests whose answer and charge depend on the string alone: no quantifier, no
+    // regex that backtracks against the budget left.
+    guard i.source == .slot, i.quantifier == 0, i.trustedOpcode != .compareConst, i.costClass != .backtracking
+    else { return .none }
+    return storage._withUnsafeGuaranteedRef { s in
+      guard i.a < s.columns.count, case .dictionary(let codes, let entries) = s.columns[i.a],
+        entries.count <= count, codes.count >= first + count
+      else { return .none }
+      var answers: [Int] = []
+      answers.reserveCapacity(entries.count)
+      for e in 0..<entries.count {
+        var env = Environment(variables: nil, stepsLeft: Int.max)
+        let answer = try? Machine.test(.utf8(entries.utf8(e)), i, program, &env)
+        if let answer {
+          answers.append((Int.max - env.stepsLeft) << 1 | (answer ? 1 : 0))
+        } else {
+          answers.append(-1)
+        }
+      }
+      return .table(codes: codes, answers: answers)
+    }
+  }
+
+  @inline(__always)
+  func test(_ plan: Plan, _ i: Instruction, _ program: Executable, _ row: Int, _ env: inout Environment)
+    throws(EvaluationError) -> Bool
+  {
+    if case .table(let codes, let answers) = plan {
+      let code = Int(codes[first &+ row])
+      if code < answers.count {
+        let entry = answers[code]
+        if entry >= 0 {
+          let charge = entry >> 1
+          if charge > 0 { try Machine.charge(charge, &env) }
+          return entry & 1 != 0
+        }
+      }
+    }
+    return try runTest(i, program, row, &env)
+  }
+}
