@@ -96,7 +96,8 @@ extension SiftPredicate {
     BatchScratch.with(tests: order.count, count: count) { scratch in
       withExtendedLifetime(program) {
         Machine.runTestChainBatch(
-          program.executable, order: order, maxSteps: options.limits.maxSteps, rows: rows, count: count,
+          program.executable, order: order, conjunction: program.batchConjunction, maxSteps: options.limits.maxSteps,
+          rows: rows, count: count,
           scratch: scratch, matched: body)
       }
     }

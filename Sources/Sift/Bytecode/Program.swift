@@ -224,6 +224,8 @@ final class Program: @unchecked Sendable {
   /// (``Machine/batchOrder(_:)``); nil when the code cannot run so.
   let batchOrder: [Int]?
   var runsInBatches: Bool { batchOrder != nil }
+  /// The chain as one conjunction, when it is one (``Machine/conjunction(_:tests:)``).
+  let batchConjunction: [Machine.ConjunctionStep]?
 
   init(
     _ b: ProgramBuilder, functions: SiftFunctions, regexLimits: RegexLimits = RegexLimits(), maxSteps: Int = 1_000_000,
@@ -235,6 +237,8 @@ final class Program: @unchecked Sendable {
     self.maxSteps = maxSteps
     kernelMaxBytes = kernel.map { Self.maxBytes($0, b.objects, maxSteps: maxSteps) } ?? 0
     batchOrder = Machine.batchOrder(code)
+    batchConjunction =
+      batchOrder == nil ? nil : Machine.conjunction(code.instructions, tests: code.instructions.count / 2)
   }
 
   /// The code bound to its own constants.

@@ -14,6 +14,8 @@ struct TypedRows: BatchRows {
     var offset: Int
   }
 
+  static var fusesTests: Bool { true }
+
   @inline(__always) func admits(_ row: Int) -> Bool { true }
 
   @inline(__always)
@@ -68,6 +70,7 @@ struct TypedRows: BatchRows {
 struct RecordRows: BatchRows {
   let records: UnsafeBufferPointer<SiftRecord>
   let schema: SiftSchema?
+  static var fusesTests: Bool { true }
   private static let valuesOffset = MemoryLayout<SiftRecord>.offset(of: \SiftRecord.values)!
 
   @inline(__always) func admits(_ row: Int) -> Bool { schema.map { $0 == records[row].schema } ?? true }
@@ -92,6 +95,8 @@ struct RecordRows: BatchRows {
 /// A contiguous buffer of ``SiftValue``s, each the predicate's `SELF`.
 struct ValueRows: BatchRows {
   let values: UnsafeBufferPointer<SiftValue>
+
+  static var fusesTests: Bool { true }
 
   @inline(__always) func admits(_ row: Int) -> Bool { true }
 

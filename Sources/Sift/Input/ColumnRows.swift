@@ -76,6 +76,9 @@ struct ColumnRows: BatchRows {
     case table(codes: UnsafeBufferPointer<UInt32>, answers: [Int])
   }
 
+  /// Each test reads its own column: one pass per test reads nothing twice.
+  static var fusesTests: Bool { false }
+
   @inline(__always) func admits(_ row: Int) -> Bool { true }
 
   @inline(__always)

@@ -13,6 +13,11 @@ protocol BatchRows {
   /// an array's elements). A hint: it reads nothing and cannot fail.
   func prefetch(_ plan: Plan, _ row: Int, _ i: Instruction)
 
+  /// Whether the first two tests of a conjunction run in one pass over each row: for rows
+  /// that keep a record's fields together (a struct, a record), so that a row's memory is
+  /// read once; columns keep each field apart and gain nothing.
+  static var fusesTests: Bool { get }
+
   /// What rows can prepare once per call for test `i` (a dictionary-encoded column: the
   /// test's answer for each distinct string); `Void` for most.
   associatedtype Plan = Void
@@ -141,8 +146,8 @@ extension Machine {
   ///
   /// Calls `matched` with each matching row, in ascending order.
   static func runTestChainBatch<Rows: BatchRows>(
-    _ program: Executable, order: [Int], maxSteps: Int, rows: Rows, count: Int, scratch: BatchScratch,
-    matched: (Int) -> Void
+    _ program: Executable, order: [Int], conjunction: [ConjunctionStep]?, maxSteps: Int, rows: Rows, count: Int,
+    scratch: BatchScratch, matched: (Int) -> Void
   ) {
     let code = program.instructions
     let tests = scratch.tests
@@ -155,10 +160,13 @@ extension Machine {
     var routes = (0..<tests).map { t in (vectorOf(code[2 * t + 1].b), vectorOf(code[2 * t + 1].c)) }
     var order = order
     var entry = 0
-    // Reordering needs a second batch to pay off.
-    let conjunction = count > scratch.rows ? Self.conjunction(code, tests: tests) : nil
-    // Rows that reached each test and that passed it, in the first batch (for the order).
-    var reached = Array(repeating: 0, count: conjunction == nil ? 0 : tests)
+    // The conjunction's tests in the order they run; the first two are fused.
+    var steps = conjunction ?? []
+    let fused = Rows.fusesTests && steps.count >= 2
+    // Rows that reached each test and that passed it, in the first batch, for the order
+    // (which needs a second batch to pay off).
+    let measures = !steps.isEmpty && count > scratch.rows
+    var reached = Array(repeating: 0, count: measures ? tests : 0)
     var passed = reached
     // Prepared once per call, not per batch.
     let plans = (0..<tests).map { rows.plan(code[2 &* $0], program, rows: count) }
@@ -174,6 +182,48 @@ extension Machine {
         scratch.steps[r] = maxSteps
       }
       scratch.counts[entry] = admitted
+      if fused {
+        // The conjunction's first two tests in one pass over the rows: each row's memory
+        // is read once for both (test by test, a row that passed the first was fetched
+        // again for the second), with both tests' data prefetched ahead.
+        let (s0, s1) = (steps[0], steps[1])
+        let (i0, i1) = (code[2 &* s0.test], code[2 &* s1.test])
+        let (p0, p1) = (plans[s0.test], plans[s1.test])
+        let (t1, f1) = routes[s1.test]
+        let onward = t1 == falseExit ? f1 : t1
+        let source = scratch.vector(entry)
+        let c = scratch.counts[entry]
+        scratch.counts[entry] = 0
+        let measuring = start == 0 && measures
+        for j in 0..<c {
+          if j &+ BatchScratch.prefetchDistance < c {
+            let ahead = start &+ Int(source[j &+ BatchScratch.prefetchDistance])
+            rows.prefetch(p0, ahead, i0)
+            rows.prefetch(p1, ahead, i1)
+          }
+          let r = Int(source[j])
+          var env = Environment(variables: nil, stepsLeft: scratch.steps[r])
+          var next = falseExit
+          do throws(EvaluationError) {
+            if try rows.test(p0, i0, program, start &+ r, &env) == s0.passWhen {
+              if measuring { passed[s0.test] &+= 1 }
+              if try rows.test(p1, i1, program, start &+ r, &env) == s1.passWhen {
+                if measuring { passed[s1.test] &+= 1 }
+                next = onward
+              }
+            }
+          } catch {
+            next = falseExit
+          }
+          scratch.steps[r] = env.stepsLeft
+          scratch.vector(next)[scratch.counts[next]] = UInt16(truncatingIfNeeded: r)
+          scratch.counts[next] &+= 1
+        }
+        if measuring {
+          reached[s0.test] = c
+          reached[s1.test] = passed[s0.test]
+        }
+      }
       for t in order {
         let c = scratch.counts[t]
         if c == 0 { continue }
@@ -201,7 +251,7 @@ extension Machine {
           scratch.vector(next)[scratch.counts[next]] = UInt16(truncatingIfNeeded: r)
           scratch.counts[next] &+= 1
         }
-        if start == 0, !reached.isEmpty {
+        if start == 0, measures {
           reached[t] = c
           passed[t] = scratch.counts[onward] - onwardBefore
         }
@@ -211,8 +261,8 @@ extension Machine {
       var winners = UnsafeMutableBufferPointer(start: scratch.vector(trueExit), count: scratch.counts[trueExit])
       winners.sort()
       for r in winners { matched(start &+ Int(r)) }
-      if start == 0, let conjunction, n < count {
-        let steps = Self.ordered(conjunction, code: code, reached: reached, passed: passed)
+      if start == 0, measures, n < count {
+        steps = Self.ordered(steps, code: code, reached: reached, passed: passed)
         order = steps.map(\.test)
         entry = order[0]
         for (k, step) in steps.enumerated() {
