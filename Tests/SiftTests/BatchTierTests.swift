@@ -140,7 +140,10 @@ struct BatchTierTests {
   func conjunctionsRunTheCheapestRejectionFirst() throws {
     /// The order for `format` when its clauses, in written order, passed `rates` of 100 rows.
     func order(_ format: String, _ rates: [Int?]) throws -> [Int] {
-      let code = try SiftPredicate(format: format, for: Doc.self).program.code.instructions
+      // The program owns `code`: the predicate is kept alive while it is read.
+      let predicate = try SiftPredicate(format: format, for: Doc.self)
+      defer { withExtendedLifetime(predicate) {} }
+      let code = predicate.program.code.instructions
       let steps = try #require(Machine.conjunction(code, tests: code.count / 2))
       var reached = Array(repeating: 0, count: steps.count)
       var passed = reached
@@ -162,8 +165,11 @@ struct BatchTierTests {
     // rank, but 3.4 against 3.5 is not worth a change.
     #expect(try order("name CONTAINS 'x' AND a >= 2", [50, 80]) == [0, 1])
     // An OR is not a conjunction.
-    let or = try SiftPredicate(format: "a >= 2 OR name CONTAINS 'x'", for: Doc.self).program.code.instructions
-    #expect(Machine.conjunction(or, tests: or.count / 2) == nil)
+    let or = try SiftPredicate(format: "a >= 2 OR name CONTAINS 'x'", for: Doc.self)
+    withExtendedLifetime(or) {
+      let code = or.program.code.instructions
+      #expect(Machine.conjunction(code, tests: code.count / 2) == nil)
+    }
   }
 
   /// Each row has its own step budget, shared by all its tests: rows whose two tests fit
@@ -195,6 +201,58 @@ struct BatchTierTests {
     let raising = rows.filter { row in (try? p.evaluate(with: row)) == nil }
     #expect(!raising.isEmpty)
     #expect(p.indices(matching: rows) == Self.oneByOne(p, rows))
+  }
+
+  /// Found in review: a backtracking MATCHES sizes its last round by the steps left, so a
+  /// conjunction holding one keeps its written order (reordered, rows whose budget the
+  /// regex used up matched).
+  @Test
+  func aBacktrackingRegexKeepsTheConjunctionsOrder() throws {
+    var options = CompileOptions()
+    options.limits.maxSteps = 100
+    let p = try SiftPredicate(format: "s MATCHES '(?=a)a.*' AND t CONTAINS[c] 'zz'", options: options)
+    let rows: [SiftValue] = (0..<3_000).map { _ in .dictionary(["s": "aaa", "t": "xxxxxxxxxxxxxxzz"]) }
+    #expect(p.indices(matching: rows) == Self.oneByOne(p, rows))
+  }
+
+  /// Found in review: with a negative budget a one-test program runs as a kernel one by
+  /// one, which refuses strings of 8 bytes and more; the tier then takes rows one by one.
+  @Test(arguments: [-1, Int.min, 0])
+  func aNegativeBudgetAnswersAsOneByOne(maxSteps: Int) throws {
+    var options = CompileOptions()
+    options.limits.maxSteps = maxSteps
+    let values: [SiftValue] = (0..<40).map { .dictionary(["s": .string($0 % 2 == 0 ? "abcdefghijkl" : "ab")]) }
+    let p = try SiftPredicate(format: "s BEGINSWITH 'a'", options: options)
+    #expect(p.indices(matching: values) == Self.oneByOne(p, values))
+    let columns = SiftColumns([("s", .strings((0..<40).map { $0 % 2 == 0 ? "abcdefghijkl" : "ab" }))])
+    #expect(p.indices(matching: columns) == ColumnBatchTests.oneByOne(p, columns))
+    var selfOptions = CompileOptions()
+    selfOptions.limits.maxSteps = maxSteps
+    let strings = (0..<40).map { $0 % 2 == 0 ? "abcdefghijkl" : "ab" }
+    let onSelf = try SiftPredicate(format: "SELF BEGINSWITH 'a'", options: selfOptions)
+    #expect(onSelf.indices(matching: strings) == strings.indices.filter { onSelf.matches(strings[$0]) })
+  }
+
+  /// An `Int`-indexed collection whose indices step by two: offsets are mapped to its
+  /// indices, not returned as they are.
+  @Test
+  func indicesOfACollectionThatStepsByTwo() throws {
+    struct Evens: RandomAccessCollection {
+      let base: [SiftValue]
+      var startIndex: Int { 0 }
+      var endIndex: Int { 2 * base.count }
+      func index(after i: Int) -> Int { i + 2 }
+      func index(before i: Int) -> Int { i - 2 }
+      func index(_ i: Int, offsetBy n: Int) -> Int { i + 2 * n }
+      func distance(from a: Int, to b: Int) -> Int { (b - a) / 2 }
+      subscript(i: Int) -> SiftValue { base[i / 2] }
+      func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<SiftValue>) throws -> R) rethrows -> R? {
+        try base.withUnsafeBufferPointer(body)
+      }
+    }
+    let evens = Evens(base: (0..<40).map { .int($0) })
+    let p = try SiftPredicate(format: "SELF >= 30")
+    #expect(p.indices(matching: evens) == Array(stride(from: 60, to: 80, by: 2)))
   }
 
   /// A predicate that is not a test chain (arithmetic, SUBQUERY, variables) still filters,
@@ -258,6 +316,19 @@ struct ColumnBatchTests {
     }
     #expect(compared > 800)
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+  }
+
+  /// Found in review: a column read on the general path is charged nothing, as a
+  /// record's values are not.
+  @Test
+  func theGeneralPathChargesAsRecordsDo() throws {
+    let columns = SiftColumns([("tags", .stringArrays(Array(repeating: ["b", "a"], count: 40)))])
+    var options = CompileOptions(schema: columns.schema)
+    options.limits.maxSteps = 3
+    let p = try SiftPredicate(format: "ANY tags MATCHES 'a.*'", options: options)
+    let expected = Self.oneByOne(p, columns)
+    #expect(expected.count == 40)
+    #expect(p.indices(matching: columns) == expected)
   }
 
   @Test

@@ -38,15 +38,13 @@ struct ColumnReader: InputReader {
   }
 
   func root(_ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
-    let v = storage._withUnsafeGuaranteedRef { s in s.schema.slot(for: key).map { s.value(column: $0, row: row) } }
-    try Cost.built(v ?? .null, steps: &steps)
-    return v ?? .null
+    // Charged nothing, as a record's values are not: `columns.record(row)` is the
+    // reference the answers must equal.
+    storage._withUnsafeGuaranteedRef { s in s.schema.slot(for: key).map { s.value(column: $0, row: row) } } ?? .null
   }
 
   func slot(_ slot: Int, steps: inout Int) throws(EvaluationError) -> SiftValue {
-    let v = storage._withUnsafeGuaranteedRef { $0.value(column: slot, row: row) }
-    try Cost.built(v, steps: &steps)
-    return v
+    storage._withUnsafeGuaranteedRef { $0.value(column: slot, row: row) }
   }
 
   func selfValue(steps: inout Int) throws(EvaluationError) -> SiftValue {
@@ -68,6 +66,9 @@ struct ColumnRows: BatchRows {
   /// The first row: batch row `r` is column row `first + r`.
   let first: Int
 
+  /// A table is made only where strings repeat (at most one distinct string per two rows
+  /// looked at): otherwise it costs what the rows would.
+  ///
   /// Per entry of a dictionary column: the test's answer and its charge as
   /// `charge << 1 | answer`, or -1 where the row must take the reader (the test needs the
   /// general path for that string).
@@ -95,7 +96,7 @@ struct ColumnRows: BatchRows {
     else { return .none }
     return storage._withUnsafeGuaranteedRef { s in
       guard i.a < s.columns.count, case .dictionary(let codes, let entries) = s.columns[i.a],
-        entries.count <= count, codes.count >= first + count
+        entries.count * 2 <= count, codes.count >= first + count
       else { return .none }
       var answers: [Int] = []
       answers.reserveCapacity(entries.count)
