@@ -124,6 +124,15 @@ extension SiftPredicate {
     if E.self == String.self, let base = buffer.baseAddress {
       let strings = UnsafeBufferPointer(
         start: UnsafeRawPointer(base).assumingMemoryBound(to: String.self), count: buffer.count)
+      // The Focus case, one string test on `SELF`: the kernel with the program read
+      // once for the buffer, not once per string.
+      let program = self.program
+      if let kernel = program.kernel, kernel.source == .evaluatedObject {
+        withExtendedLifetime(program) {
+          for k in strings.indices where (try? Machine.runKernel(kernel, program, strings[k])) == true { body(k) }
+        }
+        return
+      }
       for k in strings.indices where matches(strings[k]) { body(k) }
       return
     }
