@@ -17,54 +17,49 @@ struct BatchTierTests {
     elements.indices.filter { p.matches(elements[$0]) }
   }
 
-  @Test(arguments: [UInt64(21), 22, 23])
-  func typedValuesMatchAsOneByOne(seed: UInt64) {
+  /// Random predicates from `seed`, compiled by `compile`, over `inputs`: each one the
+  /// batch tier takes answers as one by one, through `indices(matching:)` and through
+  /// `filtered` (`filter(_:)` or `Sequence.filter`).
+  static func compareRandomPredicates<E: SiftInput>(
+    seed: UInt64, _ inputs: [E], compile: (String) -> SiftPredicate?,
+    filtered: (SiftPredicate, [E]) -> [E]
+  ) {
     var generator = RandomCaseGenerator(rng: SplitMix64(seed: seed))
-    var values = SplitMix64(seed: seed &* 17)
-    let docs = (0..<300).map { _ in TypedDifferentialTests.doc(&values) }
     var batched = 0
     var mismatches: [String] = []
     for _ in 0..<3_000 {
       generator.bound = []
       let format = generator.predicate(depth: 2)
-      guard let p = try? SiftPredicate(format: format, for: Doc.self) else { continue }
+      guard let p = compile(format) else { continue }
       // The rest run one element at a time, the very code they are compared with.
       guard p.program.runsInBatches else { continue }
       batched += 1
-      let expected = Self.oneByOne(p, docs)
-      let actual = p.indices(matching: docs)
+      let expected = Self.oneByOne(p, inputs)
+      let actual = p.indices(matching: inputs)
       if actual != expected, mismatches.count < 5 {
         mismatches.append("\(format): one by one \(expected.prefix(10)), batch \(actual.prefix(10))")
       }
-      #expect(p.filter(docs).count == expected.count)
+      #expect(filtered(p, inputs).count == expected.count)
     }
     #expect(batched > 100, "only \(batched) predicates ran in the batch tier")
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+  }
+
+  @Test(arguments: [UInt64(21), 22, 23])
+  func typedValuesMatchAsOneByOne(seed: UInt64) {
+    var values = SplitMix64(seed: seed &* 17)
+    let docs = (0..<300).map { _ in TypedDifferentialTests.doc(&values) }
+    Self.compareRandomPredicates(
+      seed: seed, docs, compile: { try? SiftPredicate(format: $0, for: Doc.self) }, filtered: { $0.filter($1) })
   }
 
   @Test(arguments: [UInt64(31), 32])
   func valueTreesMatchAsOneByOne(seed: UInt64) {
     var generator = RandomCaseGenerator(rng: SplitMix64(seed: seed))
     let trees = (0..<300).map { _ in generator.record() }
-    var batched = 0
-    var mismatches: [String] = []
-    for _ in 0..<3_000 {
-      generator.bound = []
-      let format = generator.predicate(depth: 2)
-      guard let p = try? SiftPredicate(format: format) else { continue }
-      // The rest run one element at a time, the very code they are compared with.
-      guard p.program.runsInBatches else { continue }
-      batched += 1
-      let expected = Self.oneByOne(p, trees)
-      let actual = p.indices(matching: trees)
-      if actual != expected, mismatches.count < 5 {
-        mismatches.append("\(format): one by one \(expected.prefix(10)), batch \(actual.prefix(10))")
-      }
-      // `Sequence.filter` takes the same tier.
-      #expect(trees.filter(p).count == expected.count)
-    }
-    #expect(batched > 100, "only \(batched) predicates ran in the batch tier")
-    #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    // `Sequence.filter` takes the same tier.
+    Self.compareRandomPredicates(
+      seed: seed, trees, compile: { try? SiftPredicate(format: $0) }, filtered: { $1.filter($0) })
   }
 
   static let schema = SiftSchema(fields: ["a", "name", "tags"])
