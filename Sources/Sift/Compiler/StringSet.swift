@@ -30,8 +30,9 @@ final class StringSet: @unchecked Sendable {
   private let isLiteral: Bool
   /// For a literal set: the small-string words of every member of up to 15 bytes
   /// (``SmallStringBits``), so a small subject is decided by comparing words; nil when some
-  /// short member has no small form (then bytes are compared).
-  private let smallMembers: UnsafeBufferPointer<SmallStringBits.Bits>?
+  /// short member has no small form (then bytes are compared). The batch tier's sweeps
+  /// read it too (``Machine/smallMembers(_:_:)``).
+  let smallMembers: UnsafeBufferPointer<SmallStringBits.Bits>?
 
   /// A set of the string constants in `elements` (every element must be a string).
   convenience init(_ elements: [SiftValue], options: ComparisonOptions) {

@@ -54,6 +54,50 @@ struct TypedRows: BatchRows {
     return try runTest(i, program, row, &env)
   }
 
+  /// Integers, strings and string arrays at the plan's offset; optionals and the rest
+  /// need the reader. Not inlined: each test's loop keeps its own registers.
+  @inline(never)
+  func sweep(_ plan: Plan, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int? {
+    guard let test = SweepTest(i, program) else { return nil }
+    let (base, stride) = (self.base + plan.offset, self.stride)
+    switch (plan.kind, test) {
+    case (.int, .integers(let lo, let hi, let negated)):
+      return Machine.sweep(batch, prefetch: { _ in }) { row in
+        let x = (base + row &* stride).load(as: Int.self)
+        return SweepTest.holds(x, lo: lo, hi: hi, negated: negated) ? 1 : 0
+      }
+    case (.string, .string):
+      if let members = Machine.smallMembers(i, program) {
+        return Machine.sweep(batch, prefetch: { OutOfLine.prefetch(string: base + $0 &* stride) }) { row in
+          let field = base + row &* stride
+          let b = (field.load(as: UInt64.self), field.load(fromByteOffset: 8, as: UInt64.self))
+          guard SmallStringBits.isSmall(b) else {
+            return Machine.sweepString(i, program, field.assumingMemoryBound(to: String.self))
+          }
+          return Machine.isMember(b, members) ? 1 : 0
+        }
+      }
+      return Machine.sweep(batch, prefetch: { OutOfLine.prefetch(string: base + $0 &* stride) }) { row in
+        Machine.sweepString(i, program, (base + row &* stride).assumingMemoryBound(to: String.self))
+      }
+    case (.strings, .strings):
+      return Machine.sweep(batch, prefetch: { OutOfLine.prefetch(array: base + $0 &* stride) }) { row in
+        let (held, walked) = Machine.testStrings(
+          i, program, (base + row &* stride).assumingMemoryBound(to: [String].self))
+        return Machine.swept(held, cost: walked)
+      }
+    case (.int, _), (.string, _), (.strings, _), (.reader, _):
+      return nil
+    }
+  }
+
+  func sweeps(_ plan: Plan, _ i: Instruction, _ program: Executable) -> Bool {
+    switch (plan.kind, SweepTest(i, program)) {
+    case (.int, .integers?), (.string, .string?), (.strings, .strings?): true
+    case (.int, _), (.string, _), (.strings, _), (.reader, _): false
+    }
+  }
+
   @inline(__always)
   func prefetch(_ plan: Plan, _ row: Int, _ i: Instruction) {
     let field = base + (row &* stride &+ plan.offset)
@@ -81,6 +125,23 @@ struct RecordRows: BatchRows {
     return try record.pointee.values.withUnsafeBufferPointer { (values) throws(EvaluationError) in
       try body(RecordReader(record: record, values: values))
     }
+  }
+
+  /// A slot's value in place, whatever the record's schema says it holds. Not inlined:
+  /// each test's loop keeps its own registers.
+  @inline(never)
+  func sweep(_ plan: Void, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int? {
+    guard i.source == .slot, let test = SweepTest(i, program) else { return nil }
+    let (records, slot) = (self.records.baseAddress!, i.a)
+    return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }) { row in
+      (records + row).pointee.values.withUnsafeBufferPointer { values in
+        slot < values.count ? Machine.sweepValue(test, i, program, values.baseAddress! + slot) : Machine.deferred
+      }
+    }
+  }
+
+  func sweeps(_ plan: Void, _ i: Instruction, _ program: Executable) -> Bool {
+    i.source == .slot && SweepTest(i, program) != nil
   }
 
   @inline(__always)

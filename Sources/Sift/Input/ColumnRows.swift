@@ -113,6 +113,72 @@ struct ColumnRows: BatchRows {
     }
   }
 
+  /// The column a test reads, resolved once (by name for a predicate compiled without the
+  /// columns' schema), when the test can be swept over it.
+  private func sweptColumn(_ i: Instruction, _ program: Executable) -> (ColumnStorage.Column, length: Int)? {
+    storage._withUnsafeGuaranteedRef { s -> (ColumnStorage.Column, length: Int)? in
+      let c: Int?
+      switch i.source {
+      case .slot: c = i.a
+      case .root: c = s.schema.slot(for: program.names[i.a])
+      case .evaluatedObject, .register: c = nil
+      }
+      guard let c, c < s.columns.count else { return nil }
+      return (s.columns[c], s.lengths[c])
+    }
+  }
+
+  /// A dictionary table's answers, and integer, string, string-array and value columns
+  /// read in place; a row past its column's end (null) is the general loop's. Not inlined:
+  /// each test's loop keeps its own registers.
+  @inline(never)
+  func sweep(_ plan: Plan, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int? {
+    let first = self.first
+    if case .table(let codes, let answers) = plan {
+      return answers.withUnsafeBufferPointer { answers in
+        Machine.sweep(batch, prefetch: { _ in }) { row in
+          let code = Int(codes[first &+ row])
+          return code < answers.count ? answers[code] : Machine.deferred
+        }
+      }
+    }
+    guard let test = SweepTest(i, program), let (column, length) = sweptColumn(i, program) else { return nil }
+    switch (column, test) {
+    case (.integers(let x), .integers(let lo, let hi, let negated)):
+      return Machine.sweep(batch, prefetch: { _ in }) { row in
+        let r = first &+ row
+        guard r < length else { return Machine.deferred }
+        return SweepTest.holds(x[r], lo: lo, hi: hi, negated: negated) ? 1 : 0
+      }
+    case (.strings(let strings), .string):
+      return Machine.sweep(batch, prefetch: { _ in }) { row in
+        let r = first &+ row
+        return r < length ? Machine.sweepBytes(i, program, strings.utf8(r)) : Machine.deferred
+      }
+    case (.dictionary(let codes, let entries), .string):
+      return Machine.sweep(batch, prefetch: { _ in }) { row in
+        let r = first &+ row
+        guard r < length else { return Machine.deferred }
+        let code = Int(codes[r])
+        return code < entries.count ? Machine.sweepBytes(i, program, entries.utf8(code)) : Machine.deferred
+      }
+    case (.stringArrays(let x), .strings):
+      return Machine.sweep(batch, prefetch: { _ in }) { row in
+        let r = first &+ row
+        guard r < length else { return Machine.deferred }
+        let (held, walked) = Machine.testStrings(i, program, x.baseAddress! + r)
+        return Machine.swept(held, cost: walked)
+      }
+    case (.values(let x), _):
+      return Machine.sweep(batch, prefetch: { _ in }) { row in
+        let r = first &+ row
+        return r < length ? Machine.sweepValue(test, i, program, x.baseAddress! + r) : Machine.deferred
+      }
+    case (.integers, _), (.strings, _), (.dictionary, _), (.stringArrays, _), (.doubles, _), (.booleans, _):
+      return nil
+    }
+  }
+
   @inline(__always)
   func test(_ plan: Plan, _ i: Instruction, _ program: Executable, _ row: Int, _ env: inout Environment)
     throws(EvaluationError) -> Bool

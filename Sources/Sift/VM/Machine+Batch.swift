@@ -27,6 +27,13 @@ protocol BatchRows {
   /// row's reader charges.
   func test(_ plan: Plan, _ i: Instruction, _ program: Executable, _ row: Int, _ env: inout Environment)
     throws(EvaluationError) -> Bool
+  /// Test `i` over the rows of `batch` as a loop of the rows' own (``Machine/sweep(_:prefetch:decide:)``),
+  /// where they can read its field without a reader: how many rows it left to the
+  /// general loop, or nil when it swept none.
+  func sweep(_ plan: Plan, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int?
+  /// Whether ``sweep(_:_:_:_:)`` runs test `i` (a conjunction fuses its first two tests
+  /// only where neither sweeps: a sweep is the faster loop).
+  func sweeps(_ plan: Plan, _ i: Instruction, _ program: Executable) -> Bool
 }
 
 extension BatchRows {
@@ -39,6 +46,12 @@ extension BatchRows {
       try Machine.runTest(i, program, UnsafeMutableBufferPointer(start: nil, count: 0), reader, &env)
     }
   }
+}
+
+extension BatchRows {
+  /// Rows that cannot read a field without a reader sweep nothing.
+  func sweep(_ plan: Plan, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int? { nil }
+  func sweeps(_ plan: Plan, _ i: Instruction, _ program: Executable) -> Bool { false }
 }
 
 extension BatchRows where Plan == Void {
@@ -168,7 +181,7 @@ extension Machine {
     var entry = 0
     // The conjunction's tests in the order they run; the first two are fused.
     var steps = conjunction ?? []
-    let fused = Rows.fusesTests && steps.count >= 2
+    var fused = Rows.fusesTests && steps.count >= 2
     // Rows that reached each test and that passed it, in the first batch, for the order
     // (which needs a second batch to pay off). A backtracking MATCHES is paid for as it runs and sizes its last round by the steps
     // left, so its charge depends on what ran before it: such a conjunction keeps its
@@ -186,6 +199,10 @@ extension Machine {
       let p = rows.plan(code[2 &* t], program, rows: count)
       plans[t] = p
       return p
+    }
+    if fused {
+      let (t0, t1) = (steps[0].test, steps[1].test)
+      fused = !rows.sweeps(plan(t0), code[2 &* t0], program) && !rows.sweeps(plan(t1), code[2 &* t1], program)
     }
     var start = 0
     while start < count {
@@ -242,8 +259,7 @@ extension Machine {
         }
       }
       for t in order {
-        let c = scratch.counts[t]
-        if c == 0 { continue }
+        if scratch.counts[t] == 0 { continue }
         let i = code[2 &* t]
         let (onTrue, onFalse) = routes[t]
         let source = scratch.vector(t)
@@ -251,6 +267,14 @@ extension Machine {
         // In a conjunction one route is the false exit and the other lets a row on.
         let onward = onTrue == falseExit ? onFalse : onTrue
         let onwardBefore = scratch.counts[onward]
+        // The rows' own loop first, where it can; the general loop takes what it left.
+        var c = scratch.counts[t]
+        if onTrue != onFalse,
+          let left = rows.sweep(
+            plan, i, program, SweepBatch(scratch: scratch, test: t, onTrue: onTrue, onFalse: onFalse, start: start))
+        {
+          c = left
+        }
         for j in 0..<c {
           if j &+ BatchScratch.prefetchDistance < c {
             rows.prefetch(plan, start &+ Int(source[j &+ BatchScratch.prefetchDistance]), i)
