@@ -121,6 +121,35 @@ struct BatchSweepTests {
     #expect(any.contains(0) == (maxSteps >= 63))
   }
 
+  /// Records whose slots hold what the schema did not promise (a number for a string, an
+  /// array with a number before or after the answer, null): the sweep decides the strings
+  /// it borrows and leaves the rest to the general loop, which raises or answers as one
+  /// by one.
+  @Test(arguments: [
+    "s BEGINSWITH 'a'", "s IN {'abc', 'x'}", "ANY tags == 'abc'", "ALL tags BEGINSWITH 'a'", "n >= 1",
+  ])
+  func recordsOfMixedValuesAsOneByOne(format: String) throws {
+    let odd: [SiftValue] = [
+      .int(1), .null, .string("abc"), .string(Self.spacious("abc")), .double(2),
+      .string("a literal longer than fifteen bytes"),
+    ]
+    let arrays: [SiftValue] = [
+      .array([]), .array([.int(1), .string("abc")]), .array([.string("abc"), .int(1)]),
+      .array([.string("xyz"), .int(1)]),
+      .array([.string(Self.spacious("abc"))]), .string("abc"), .null,
+    ]
+    var records: [SiftRecord] = []
+    for (k, v) in odd.enumerated() {
+      for (j, a) in arrays.enumerated() {
+        records.append(SiftRecord(schema: Self.schema, values: [k % 2 == 0 ? .int(j) : v, v, a]))
+      }
+    }
+    let p = try SiftPredicate(format: format, options: CompileOptions(schema: Self.schema))
+    #expect(p.program.runsInBatches)
+    #expect(p.indices(matching: records) == records.indices.filter { p.matches(records[$0]) }, "\(format)")
+    #expect(BorrowedValues.isAvailable)
+  }
+
   /// `StringBytes` reads every form's bytes as `utf8` does.
   @Test(arguments: [
     "", "a", "é", "fifteen bytes!!", "sixteen bytes!!!", "a literal longer than fifteen bytes", "σοφία και Straße",

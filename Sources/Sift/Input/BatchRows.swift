@@ -59,7 +59,7 @@ struct TypedRows: BatchRows {
   @inline(never)
   func sweep(_ plan: Plan, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int? {
     guard let test = SweepTest(i, program) else { return nil }
-    let (base, stride) = (self.base + plan.offset, self.stride)
+    let (base, stride, layout) = (self.base + plan.offset, self.stride, StringBytes.isAvailable)
     switch (plan.kind, test) {
     case (.int, .integers(let lo, let hi, let negated)):
       return Machine.sweep(batch, prefetch: { _ in }) { row in
@@ -72,13 +72,13 @@ struct TypedRows: BatchRows {
           let field = base + row &* stride
           let b = (field.load(as: UInt64.self), field.load(fromByteOffset: 8, as: UInt64.self))
           guard SmallStringBits.isSmall(b) else {
-            return Machine.sweepString(i, program, field.assumingMemoryBound(to: String.self))
+            return Machine.sweepString(i, program, field.assumingMemoryBound(to: String.self), layout: layout)
           }
           return Machine.isMember(b, members) ? 1 : 0
         }
       }
       return Machine.sweep(batch, prefetch: { OutOfLine.prefetch(string: base + $0 &* stride) }) { row in
-        Machine.sweepString(i, program, (base + row &* stride).assumingMemoryBound(to: String.self))
+        Machine.sweepString(i, program, (base + row &* stride).assumingMemoryBound(to: String.self), layout: layout)
       }
     case (.strings, .strings):
       return Machine.sweep(batch, prefetch: { OutOfLine.prefetch(array: base + $0 &* stride) }) { row in
@@ -132,10 +132,16 @@ struct RecordRows: BatchRows {
   @inline(never)
   func sweep(_ plan: Void, _ i: Instruction, _ program: Executable, _ batch: SweepBatch) -> Int? {
     guard i.source == .slot, let test = SweepTest(i, program) else { return nil }
-    let (records, slot) = (self.records.baseAddress!, i.a)
+    let (records, slot, members) = (self.records.baseAddress!, i.a, Machine.smallMembers(i, program))
+    let borrows = BorrowedValues.isAvailable
     return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }) { row in
-      (records + row).pointee.values.withUnsafeBufferPointer { values in
-        slot < values.count ? Machine.sweepValue(test, i, program, values.baseAddress! + slot) : Machine.deferred
+      BorrowedValues.withElements(
+        borrows: borrows,
+        UnsafeRawPointer(records + row).advanced(by: Self.valuesOffset).assumingMemoryBound(to: [SiftValue].self)
+      ) { values in
+        slot < values.count
+          ? Machine.sweepValue(test, members, i, program, values.baseAddress! + slot, borrows: borrows)
+          : Machine.deferred
       }
     }
   }

@@ -170,9 +170,11 @@ struct ColumnRows: BatchRows {
         return Machine.swept(held, cost: walked)
       }
     case (.values(let x), _):
+      let (members, borrows) = (Machine.smallMembers(i, program), BorrowedValues.isAvailable)
       return Machine.sweep(batch, prefetch: { _ in }) { row in
         let r = first &+ row
-        return r < length ? Machine.sweepValue(test, i, program, x.baseAddress! + r) : Machine.deferred
+        return r < length
+          ? Machine.sweepValue(test, members, i, program, x.baseAddress! + r, borrows: borrows) : Machine.deferred
       }
     case (.integers, _), (.strings, _), (.dictionary, _), (.stringArrays, _), (.doubles, _), (.booleans, _):
       return nil

@@ -30,10 +30,14 @@ enum StringBytes {
       && agrees("a literal longer than fifteen bytes", covered: false)
   }()
 
-  /// `body` over the bytes of the string at `p`, valid for the call.
+  /// `body` over the bytes of the string at `p`, valid for the call. `layout` is
+  /// ``isAvailable``, read once by a caller that loops (each read of a lazy static is a
+  /// call).
   @inline(__always)
-  static func withUTF8<T>(_ p: UnsafePointer<String>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-    if isAvailable, let result = fast(p, body) { return result }
+  static func withUTF8<T>(
+    _ p: UnsafePointer<String>, layout: Bool = isAvailable, _ body: (UnsafeBufferPointer<UInt8>) -> T
+  ) -> T {
+    if layout, let result = fast(p, body) { return result }
     return slow(p, body)
   }
 

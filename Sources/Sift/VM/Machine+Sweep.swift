@@ -119,12 +119,12 @@ extension Machine {
   /// words (``StringSet/contains(_:)``), every other test reads the bytes where they lie
   /// (``StringBytes``).
   @inline(__always)
-  static func sweepString(_ i: Instruction, _ program: Executable, _ s: UnsafePointer<String>) -> Int {
+  static func sweepString(_ i: Instruction, _ program: Executable, _ s: UnsafePointer<String>, layout: Bool) -> Int {
     if i.trustedOpcode == .inStrings, let set = program.set(i.b) {
       let held = set._withUnsafeGuaranteedRef { $0.contains(s.pointee) }
       return swept(held, cost: stringCost(i, program, bytes: s.pointee.utf8.count))
     }
-    return StringBytes.withUTF8(s) { sweepBytes(i, program, $0) }
+    return StringBytes.withUTF8(s, layout: layout) { sweepBytes(i, program, $0) }
   }
 
   /// The small-string words of an exact `inStrings` set's members (``StringSet/smallMembers``),
@@ -146,6 +146,26 @@ extension Machine {
     return hit
   }
 
+  /// ANY or ALL of a string test over an array value's elements in place, as
+  /// ``testElements(_:_:_:)`` decides and charges it: an element that is not a string,
+  /// reached before the answer, leaves the row to the general loop. Only where
+  /// ``BorrowedValues/isAvailable``.
+  @inline(__always)
+  static func sweepElements(_ i: Instruction, _ program: Executable, _ elements: UnsafeBufferPointer<SiftValue>)
+    -> Int
+  {
+    let isAll = i.quantifier == 2
+    var walked = elements.count
+    for k in elements.indices {
+      guard let p = BorrowedValues.string(elements.baseAddress! + k) else { return deferred }
+      let outcome = StringBytes.withUTF8(p, layout: true) { sweepBytes(i, program, $0) }
+      if outcome < 0 { return deferred }
+      walked &+= outcome >> 1
+      if (outcome & 1 != 0) != isAll { return swept(!isAll, cost: walked) }
+    }
+    return swept(isAll, cost: walked)
+  }
+
   /// A swept string test on UTF-8 bytes.
   @inline(__always)
   static func sweepBytes(_ i: Instruction, _ program: Executable, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -154,19 +174,37 @@ extension Machine {
   }
 
   /// A swept test on a ``SiftValue`` in place: an integer, a string or an array of
-  /// strings as the test needs; any other value is the general loop's.
+  /// strings as the test needs; any other value is the general loop's. `members` are the
+  /// test's ``smallMembers(_:_:)``; `borrows` is ``BorrowedValues/isAvailable``, read
+  /// once per sweep.
   @inline(__always)
-  static func sweepValue(_ test: SweepTest, _ i: Instruction, _ program: Executable, _ v: UnsafePointer<SiftValue>)
-    -> Int
-  {
+  static func sweepValue(
+    _ test: SweepTest, _ members: UnsafeBufferPointer<SmallStringBits.Bits>?, _ i: Instruction,
+    _ program: Executable, _ v: UnsafePointer<SiftValue>, borrows: Bool
+  ) -> Int {
     switch test {
     case .integers(let lo, let hi, let negated):
       guard case .int(let x) = v.pointee else { return deferred }
       return SweepTest.holds(x, lo: lo, hi: hi, negated: negated) ? 1 : 0
     case .string:
-      guard let (held, cost) = testString(i, program, v) else { return deferred }
-      return swept(held, cost: cost)
+      if borrows, let p = BorrowedValues.string(v) {
+        if let members {
+          let raw = UnsafeRawPointer(p)
+          let b = (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
+          if SmallStringBits.isSmall(b) { return isMember(b, members) ? 1 : 0 }
+        }
+        return sweepString(i, program, p, layout: true)
+      }
+      guard case .string(let s) = v.pointee else { return deferred }
+      if let members {
+        let b = SmallStringBits.bits(s)
+        if SmallStringBits.isSmall(b) { return isMember(b, members) ? 1 : 0 }
+      }
+      // The string bound in place, tested inline: no copy of it for a call.
+      guard let held = testString(i, program, s) else { return deferred }
+      return swept(held, cost: stringCost(i, program, bytes: s.utf8.count))
     case .strings:
+      if borrows, let elements = BorrowedValues.array(v) { return sweepElements(i, program, elements) }
       guard let (held, walked) = testElements(i, program, v) else { return deferred }
       return swept(held, cost: walked)
     }
