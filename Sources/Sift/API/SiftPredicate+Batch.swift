@@ -60,10 +60,32 @@ extension SiftPredicate {
   /// The offsets of the matching elements, ascending: through the batch tier where it
   /// takes the predicate and the input, else one element at a time.
   func offsets<E: SiftInput>(matching buffer: UnsafeBufferPointer<E>) -> [Int] {
+    // A short collection's offsets are gathered on the stack and the array is made once,
+    // at its size: appending grew it twice for 3 matches among 8.
+    if buffer.count <= Self.gatheredOnTheStack {
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: buffer.count) { found in
+        var n = 0
+        // Closures written in place: one stored in a constant escapes, and boxed `n`.
+        if !forEachMatch(
+          in: buffer,
+          {
+            found[n] = $0; n += 1
+          })
+        {
+          oneByOne(buffer) {
+            found[n] = $0; n += 1
+          }
+        }
+        return n == 0 ? [] : Array(UnsafeBufferPointer(rebasing: found[..<n]))
+      }
+    }
     var offsets: [Int] = []
     if !forEachMatch(in: buffer, { offsets.append($0) }) { oneByOne(buffer) { offsets.append($0) } }
     return offsets
   }
+
+  /// Collections up to this long gather their offsets on the stack (8 KB at most).
+  static let gatheredOnTheStack = 1_024
 
   /// Calls `body` with the offset of each matching element, ascending, when the input is
   /// one the batch tier reads (typed values of the predicate's type, records, value

@@ -168,6 +168,24 @@ extension Machine {
     _ program: Executable, order: [Int], conjunction: [ConjunctionStep]?, maxSteps: Int, rows: Rows, count: Int,
     scratch: BatchScratch, matched: (Int) -> Void
   ) {
+    // Each test's routes and plan on the stack, as the scratch is: two arrays a call cost
+    // a small collection two allocations.
+    withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: scratch.tests) { routes in
+      withUnsafeTemporaryAllocation(of: Rows.Plan?.self, capacity: scratch.tests) { plans in
+        plans.initialize(repeating: nil)
+        defer { plans.deinitialize() }
+        runTestChainBatch(
+          program, order: order, conjunction: conjunction, maxSteps: maxSteps, rows: rows, count: count,
+          scratch: scratch, routes: routes, plans: plans, matched: matched)
+      }
+    }
+  }
+
+  private static func runTestChainBatch<Rows: BatchRows>(
+    _ program: Executable, order: [Int], conjunction: [ConjunctionStep]?, maxSteps: Int, rows: Rows, count: Int,
+    scratch: BatchScratch, routes: UnsafeMutableBufferPointer<(Int, Int)>,
+    plans: UnsafeMutableBufferPointer<Rows.Plan?>, matched: (Int) -> Void
+  ) {
     let code = program.instructions
     let tests = scratch.tests
     let falseExit = tests
@@ -176,7 +194,9 @@ extension Machine {
     func vectorOf(_ target: Int) -> Int {
       target >= Opcode.exitFalse ? (target == Opcode.exitTrue ? trueExit : falseExit) : target >> 1
     }
-    var routes = (0..<tests).map { t in (vectorOf(code[2 * t + 1].b), vectorOf(code[2 * t + 1].c)) }
+    for t in 0..<tests {
+      (routes.baseAddress! + t).initialize(to: (vectorOf(code[2 * t + 1].b), vectorOf(code[2 * t + 1].c)))
+    }
     var order = order
     var entry = 0
     // The conjunction's tests in the order they run; the first two are fused.
@@ -193,7 +213,6 @@ extension Machine {
     // Prepared once per call, and only for a test some row reaches: a dictionary column's
     // table tests every distinct string (found in review: 200 tables for tests no row
     // reached took 22 s and 333 MB).
-    var plans = [Rows.Plan?](repeating: nil, count: tests)
     func plan(_ t: Int) -> Rows.Plan {
       if let p = plans[t] { return p }
       let p = rows.plan(code[2 &* t], program, rows: count)

@@ -141,9 +141,10 @@ extension Machine {
   /// Whether the small string with words `b` is one of `members`, branch-free.
   @inline(__always)
   static func isMember(_ b: SmallStringBits.Bits, _ members: UnsafeBufferPointer<SmallStringBits.Bits>) -> Bool {
-    var hit = false
-    for m in members { hit = hit || ((m.0 ^ b.0) | (m.1 ^ b.1)) == 0 }
-    return hit
+    // Every member compared, no branch on the answer.
+    var hits = 0
+    for m in members { hits |= ((m.0 ^ b.0) | (m.1 ^ b.1)) == 0 ? 1 : 0 }
+    return hits != 0
   }
 
   /// ANY or ALL of a string test over an array value's elements in place, as
