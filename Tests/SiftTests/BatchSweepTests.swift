@@ -150,6 +150,41 @@ struct BatchSweepTests {
     #expect(BorrowedValues.isAvailable)
   }
 
+  /// An AND that is not a test chain as a whole runs split (`BatchSplit`): its tests in
+  /// batches, the rest (here a comparison of two key paths) per survivor on the budget
+  /// the tests left. Every budget across the edge where a row's two clauses stop fitting
+  /// together answers as one by one, and the edge is crossed.
+  @Test
+  func aSplitConjunctionSharesEachRowsBudget() throws {
+    let long = String(repeating: "a", count: 4_000)
+    let rows: [SiftValue] = (0..<40).map { k in
+      .dictionary(["s": .string(k % 2 == 0 ? long : "ab"), "u": .string(k % 2 == 0 ? long.uppercased() : "AB")])
+    }
+    var matchedRowZero: Set<Bool> = []
+    for maxSteps in stride(from: 1_000, through: 1_100, by: 1) {
+      var options = CompileOptions()
+      options.limits.maxSteps = maxSteps
+      let p = try SiftPredicate(format: "s CONTAINS 'a' AND s ==[c] u", options: options)
+      #expect(!p.program.runsInBatches && p.batchSplit != nil)
+      let expected = rows.indices.filter { p.matches(rows[$0]) }
+      #expect(p.indices(matching: rows) == expected, "maxSteps \(maxSteps)")
+      matchedRowZero.insert(expected.contains(0))
+    }
+    #expect(matchedRowZero == [true, false], "the budgets tried do not cross the edge")
+  }
+
+  /// What is left whole: a backtracking MATCHES (its charge depends on the steps left) and
+  /// a SUBQUERY (it binds a variable).
+  @Test(arguments: [
+    "s BEGINSWITH 'a' AND s MATCHES '(a+)+\\\\1b' AND s ==[c] u",
+    "s BEGINSWITH 'a' AND SUBQUERY(tags, $t, $t == 'x').@count > 0",
+  ])
+  func casesLeftWhole(format: String) throws {
+    let p = try SiftPredicate(format: format)
+    #expect(!p.program.runsInBatches)
+    #expect(p.batchSplit == nil)
+  }
+
   /// `StringBytes` reads every form's bytes as `utf8` does.
   @Test(arguments: [
     "", "a", "é", "fifteen bytes!!", "sixteen bytes!!!", "a literal longer than fifteen bytes", "σοφία και Straße",

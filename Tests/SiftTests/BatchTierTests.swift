@@ -26,14 +26,16 @@ struct BatchTierTests {
   ) {
     var generator = RandomCaseGenerator(rng: SplitMix64(seed: seed))
     var batched = 0
+    var split = 0
     var mismatches: [String] = []
     for _ in 0..<3_000 {
       generator.bound = []
       let format = generator.predicate(depth: 2)
       guard let p = compile(format) else { continue }
       // The rest run one element at a time, the very code they are compared with.
-      guard p.program.runsInBatches else { continue }
+      guard p.program.runsInBatches || p.batchSplit != nil else { continue }
       batched += 1
+      if !p.program.runsInBatches { split += 1 }
       let expected = Self.oneByOne(p, inputs)
       let actual = p.indices(matching: inputs)
       if actual != expected, mismatches.count < 5 {
@@ -42,6 +44,7 @@ struct BatchTierTests {
       #expect(filtered(p, inputs).count == expected.count)
     }
     #expect(batched > 100, "only \(batched) predicates ran in the batch tier")
+    #expect(split > 20, "only \(split) predicates ran split (tests in batches, the rest per survivor)")
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
   }
 

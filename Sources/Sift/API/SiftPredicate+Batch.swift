@@ -119,23 +119,46 @@ extension SiftPredicate {
 
   private func run<Rows: BatchRows>(_ rows: Rows, _ count: Int, _ body: (Int) -> Void) {
     let program = self.program
+    let maxSteps = options.limits.maxSteps
     // A negative budget: one-test programs run as a kernel one by one, which refuses
     // strings of 8 bytes and more, while the chain's tests charge them nothing (found in
     // review); rows then go one by one, as `matches` does.
-    guard let order = program.batchOrder, count >= BatchScratch.smallest, options.limits.maxSteps >= 0 else {
-      for r in 0..<count where rows.admits(r) {
-        let held = try? rows.withReader(r) { (reader) throws(EvaluationError) in try run(reader, variables: nil) }
-        if held == true { body(r) }
+    guard count >= BatchScratch.smallest, maxSteps >= 0 else { return runOneByOne(rows, count, body) }
+    if let order = program.batchOrder {
+      BatchScratch.with(tests: order.count, count: count) { scratch in
+        withExtendedLifetime(program) {
+          Machine.runTestChainBatch(
+            program.executable, order: order, conjunction: program.batchConjunction, maxSteps: maxSteps,
+            rows: rows, count: count, scratch: scratch, matched: { r, _ in body(r) })
+        }
       }
       return
     }
+    // An AND with tests in it: the tests in batches, the rest on the VM per survivor with
+    // the budget its tests left.
+    guard let split = batchSplit, let order = split.head.batchOrder else { return runOneByOne(rows, count, body) }
+    let rest = split.rest
     BatchScratch.with(tests: order.count, count: count) { scratch in
-      withExtendedLifetime(program) {
+      withExtendedLifetime(split) {
         Machine.runTestChainBatch(
-          program.executable, order: order, conjunction: program.batchConjunction, maxSteps: options.limits.maxSteps,
-          rows: rows, count: count,
-          scratch: scratch, matched: body)
+          split.head.executable, order: order, conjunction: split.head.batchConjunction, maxSteps: maxSteps,
+          rows: rows, count: count, scratch: scratch
+        ) { r, stepsLeft in
+          var environment = Environment(variables: nil, stepsLeft: stepsLeft)
+          let held = try? rows.withReader(r) { (reader) throws(EvaluationError) in
+            try Machine.run(rest, input: reader, environment: &environment)
+          }
+          if held == true { body(r) }
+        }
       }
+    }
+  }
+
+  /// Each row on the VM, in a loop specialised for the rows.
+  private func runOneByOne<Rows: BatchRows>(_ rows: Rows, _ count: Int, _ body: (Int) -> Void) {
+    for r in 0..<count where rows.admits(r) {
+      let held = try? rows.withReader(r) { (reader) throws(EvaluationError) in try run(reader, variables: nil) }
+      if held == true { body(r) }
     }
   }
 

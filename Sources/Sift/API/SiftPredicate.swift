@@ -20,6 +20,8 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
     /// How an `Encodable` input is encoded for this predicate, worked out at its first
     /// such evaluation (most predicates never see one, so compiling stays one program).
     let encoding = Mutex<EncodingPlan?>(nil)
+    /// ``batchSplit``: nil until worked out, then the split or none.
+    let batchSplit = Mutex<BatchSplit??>(nil)
     /// `options.layout` without a reference count: the options keep it alive, and a typed
     /// evaluation reads it once per call.
     let layoutRef: Unmanaged<FieldLayout>?
@@ -57,6 +59,17 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
       if let plan { return plan }
       let made = EncodingPlan(self)
       plan = made
+      return made
+    }
+  }
+
+  /// The two parts the batch tier runs a top-level AND in when the whole is not a test
+  /// chain (``BatchSplit``), compiled at the predicate's first batch that needs them.
+  var batchSplit: BatchSplit? {
+    storage.batchSplit.withLock { state in
+      if let state { return state }
+      let made = BatchSplit.make(storage.syntax, options: storage.options)
+      state = .some(made)
       return made
     }
   }

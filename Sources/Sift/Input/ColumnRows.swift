@@ -181,6 +181,17 @@ struct ColumnRows: BatchRows {
     }
   }
 
+  func sweeps(_ plan: Plan, _ i: Instruction, _ program: Executable) -> Bool {
+    if case .table = plan { return true }
+    guard let test = SweepTest(i, program), let (column, _) = sweptColumn(i, program) else { return false }
+    switch (column, test) {
+    case (.integers, .integers), (.strings, .string), (.dictionary, .string), (.stringArrays, .strings), (.values, _):
+      return true
+    case (.integers, _), (.strings, _), (.dictionary, _), (.stringArrays, _), (.doubles, _), (.booleans, _):
+      return false
+    }
+  }
+
   @inline(__always)
   func test(_ plan: Plan, _ i: Instruction, _ program: Executable, _ row: Int, _ env: inout Environment)
     throws(EvaluationError) -> Bool
