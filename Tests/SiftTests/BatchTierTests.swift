@@ -263,6 +263,47 @@ struct BatchTierTests {
       #expect(p.indices(matching: rows) == Self.oneByOne(p, rows), "\(format)")
     }
   }
+
+  struct Keyed: SiftKeyValueCoding {
+    var values: [String: SiftValue]
+    func siftValue(forKey key: String) -> SiftValue? { values[key] }
+  }
+
+  /// Every element type the entry points dispatch on, at sizes on both sides of the
+  /// cut-off: strings (a one-test kernel, and a program that is not one), typed values of
+  /// the predicate's type, typed values of a predicate compiled without a type, values
+  /// that answer keys themselves, records and value trees, through `indices(matching:)`,
+  /// `filter(_:)` and `Sequence.filter`.
+  @Test(arguments: [0, 1, 8, 17, 1_100])
+  func everyElementTypeFiltersAsOneByOne(count: Int) throws {
+    var rng = SplitMix64(seed: UInt64(count) &+ 77)
+    let strings = (0..<count).map { _ in ["a", "b", "ccc", "a long string of ids"][Int(rng.next() % 4)] }
+    for format in ["SELF IN {'a', 'ccc'}", "SELF == 'a' OR SELF ENDSWITH 'ids'"] {
+      let p = try SiftPredicate(format: format)
+      let expected = Self.oneByOne(p, strings)
+      #expect(p.indices(matching: strings) == expected, "\(format)")
+      #expect(p.filter(strings) == expected.map { strings[$0] }, "\(format)")
+      #expect(strings.filter(p) == expected.map { strings[$0] }, "\(format)")
+    }
+    let docs = (0..<count).map { _ in TypedDifferentialTests.doc(&rng) }
+    let format = "a >= 2 AND ANY tags == 'abc'"
+    for p in [try SiftPredicate(format: format, for: Doc.self), try SiftPredicate(format: format)] {
+      let expected = Self.oneByOne(p, docs)
+      #expect(p.indices(matching: docs) == expected)
+      #expect(p.filter(docs).count == expected.count)
+    }
+    let keyed = (0..<count).map { k in Keyed(values: ["a": .int(k % 5), "tags": k % 3 == 0 ? ["abc"] : []]) }
+    let p = try SiftPredicate(format: format)
+    let expected = Self.oneByOne(p, keyed)
+    #expect(p.indices(matching: keyed) == expected)
+    #expect(p.filter(keyed).count == expected.count)
+    let values = keyed.map { SiftValue.dictionary($0.values) }
+    #expect(p.indices(matching: values) == expected)
+    let schema = SiftSchema(fields: ["a", "tags"])
+    let records = keyed.map { SiftRecord(schema: schema, values: [$0.values["a"]!, $0.values["tags"]!]) }
+    let bound = try SiftPredicate(format: format, options: CompileOptions(schema: schema))
+    #expect(bound.indices(matching: records) == expected)
+  }
 }
 
 /// ``SiftColumns`` against the same rows as records: random predicates, with the columns'

@@ -8,18 +8,20 @@ extension SiftPredicate {
   /// `runTestChainBatch`): test by test over selection vectors of 1,024 rows, prefetching
   /// the out-of-line data of the rows that survive. Anything else, and a collection of
   /// fewer than 16 elements, is evaluated one element at a time.
+  @inlinable
   public func filter<C: Collection>(_ elements: C) -> [C.Element] where C.Element: SiftInput {
     let chosen: [C.Element]? = elements.withContiguousStorageIfAvailable { buffer in
-      offsets(matching: buffer).map { buffer[$0] }
+      offsets(in: buffer).map { buffer[$0] }
     }
     return chosen ?? elements.filter { matches($0) }
   }
 
   /// The indices of the elements that match, in order: those for which ``matches(_:)`` is
   /// true. Runs in the batch tier as ``filter(_:)`` does.
+  @inlinable
   public func indices<C: RandomAccessCollection>(matching elements: C) -> [C.Index] where C.Element: SiftInput {
     let found: [Int] =
-      elements.withContiguousStorageIfAvailable { self.offsets(matching: $0) }
+      elements.withContiguousStorageIfAvailable { self.offsets(in: $0) }
       ?? elements.enumerated().filter { matches($0.element) }.map(\.offset)
     // Offsets are the indices when the indices are 0, 1, 2, … (checked at both ends: an
     // `Int`-indexed collection may step by more than one).
@@ -57,61 +59,85 @@ extension SiftPredicate {
     return found
   }
 
-  /// The offsets of the matching elements, ascending: through the batch tier where it
-  /// takes the predicate and the input, else one element at a time.
-  func offsets<E: SiftInput>(matching buffer: UnsafeBufferPointer<E>) -> [Int] {
+  /// The offsets of the matching elements of `buffer`, ascending. Inlined into the
+  /// caller, which knows the element type: the library's side takes the buffer as bytes
+  /// and a type, so nothing of it is generic (unspecialised generic code, metadata
+  /// lookups and witness calls, was a tenth of filtering 8 structs), and `matches` for
+  /// elements the batch tier does not read is specialised in the caller.
+  @inlinable @inline(__always)
+  func offsets<E: SiftInput>(in buffer: UnsafeBufferPointer<E>) -> [Int] {
+    offsets(
+      UnsafeRawPointer(buffer.baseAddress), count: buffer.count, stride: MemoryLayout<E>.stride,
+      type: ObjectIdentifier(E.self)
+    ) { matches(buffer[$0]) }
+  }
+
+  /// The offsets of the matching elements among `count` elements of type `type` at
+  /// `base`, `stride` bytes apart: through the batch tier where it reads the type, else
+  /// `matches(k)` for each.
+  @usableFromInline
+  func offsets(
+    _ base: UnsafeRawPointer?, count: Int, stride: Int, type: ObjectIdentifier, orEach matches: (Int) -> Bool
+  ) -> [Int] {
+    guard let base, count > 0 else { return [] }
     // A short collection's offsets are gathered on the stack and the array is made once,
     // at its size: appending grew it twice for 3 matches among 8.
-    if buffer.count <= Self.gatheredOnTheStack {
-      return withUnsafeTemporaryAllocation(of: Int.self, capacity: buffer.count) { found in
+    if count <= Self.gatheredOnTheStack {
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { found in
         var n = 0
         // Closures written in place: one stored in a constant escapes, and boxed `n`.
         if !forEachMatch(
-          in: buffer,
+          base, count: count, stride: stride, type: type,
           {
             found[n] = $0; n += 1
           })
         {
-          oneByOne(buffer) {
-            found[n] = $0; n += 1
+          for k in 0..<count where matches(k) {
+            found[n] = k; n += 1
           }
         }
         return n == 0 ? [] : Array(UnsafeBufferPointer(rebasing: found[..<n]))
       }
     }
     var offsets: [Int] = []
-    if !forEachMatch(in: buffer, { offsets.append($0) }) { oneByOne(buffer) { offsets.append($0) } }
+    if !forEachMatch(base, count: count, stride: stride, type: type, { offsets.append($0) }) {
+      for k in 0..<count where matches(k) { offsets.append(k) }
+    }
     return offsets
   }
 
   /// Collections up to this long gather their offsets on the stack (8 KB at most).
   static let gatheredOnTheStack = 1_024
 
-  /// Calls `body` with the offset of each matching element, ascending, when the input is
-  /// one the batch tier reads (typed values of the predicate's type, records, value
-  /// trees): in batches when the predicate is a test chain and the buffer is not short,
-  /// else row by row on the VM with the same rows (specialised for them: generic
-  /// one-by-one code ran C20 at half the speed of `matches`). False, calling nothing, for
-  /// any other input.
-  func forEachMatch<E: SiftInput>(in buffer: UnsafeBufferPointer<E>, _ body: (Int) -> Void) -> Bool {
-    guard let base = buffer.baseAddress else { return true }
-    let raw = UnsafeRawPointer(base)
-    // A layout built for `E` means `E` is the `SiftTyped` type it was built from (a
-    // comparison of two pointers, where a conformance check cost a small collection more
-    // than its evaluation). A predicate compiled for another type, or none, is left to
-    // `matches`, which says why it cannot match.
-    if let layout = layoutRef, layout._withUnsafeGuaranteedRef({ $0.rootType == ObjectIdentifier(E.self) }) {
-      run(TypedRows(base: raw, stride: MemoryLayout<E>.stride, layout: layout), buffer.count, body)
+  /// Calls `body` with the offset of each matching element, ascending, when the elements
+  /// are an input the batch tier reads (typed values of the predicate's type, records,
+  /// value trees, strings): in batches when the predicate is a test chain and the buffer
+  /// is not short, else row by row on the VM with the same rows (specialised for them:
+  /// generic one-by-one code ran C20 at half the speed of `matches`). False, calling
+  /// nothing, for any other input.
+  func forEachMatch(
+    _ base: UnsafeRawPointer, count: Int, stride: Int, type: ObjectIdentifier, _ body: (Int) -> Void
+  ) -> Bool {
+    // A layout built for the type means the elements are the `SiftTyped` type it was
+    // built from (a comparison of two pointers, where a conformance check cost a small
+    // collection more than its evaluation). A predicate compiled for another type, or
+    // none, is left to `matches`, which says why it cannot match.
+    if let layout = layoutRef, layout._withUnsafeGuaranteedRef({ $0.rootType == type }) {
+      run(TypedRows(base: base, stride: stride, layout: layout), count, body)
       return true
     }
-    if E.self == SiftRecord.self {
-      let records = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: SiftRecord.self), count: buffer.count)
-      run(RecordRows(records: records, schema: options.schema), buffer.count, body)
+    if type == ObjectIdentifier(SiftRecord.self) {
+      let records = UnsafeBufferPointer(start: base.assumingMemoryBound(to: SiftRecord.self), count: count)
+      run(RecordRows(records: records, schema: options.schema), count, body)
       return true
     }
-    if E.self == SiftValue.self {
-      let values = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: SiftValue.self), count: buffer.count)
-      run(ValueRows(values: values), buffer.count, body)
+    if type == ObjectIdentifier(SiftValue.self) {
+      let values = UnsafeBufferPointer(start: base.assumingMemoryBound(to: SiftValue.self), count: count)
+      run(ValueRows(values: values), count, body)
+      return true
+    }
+    if type == ObjectIdentifier(String.self) {
+      forEachMatch(strings: UnsafeBufferPointer(start: base.assumingMemoryBound(to: String.self), count: count), body)
       return true
     }
     return false
@@ -156,31 +182,31 @@ extension SiftPredicate {
 
   /// Each row on the VM, in a loop specialised for the rows.
   private func runOneByOne<Rows: BatchRows>(_ rows: Rows, _ count: Int, _ body: (Int) -> Void) {
-    for r in 0..<count where rows.admits(r) {
-      let held = try? rows.withReader(r) { (reader) throws(EvaluationError) in try run(reader, variables: nil) }
-      if held == true { body(r) }
+    // The program and budget read once for the loop, not once a row as `matches` does.
+    let (program, maxSteps) = (self.program, options.limits.maxSteps)
+    withExtendedLifetime(program) {
+      for r in 0..<count where rows.admits(r) {
+        let held = try? rows.withReader(r) { (reader) throws(EvaluationError) in
+          try Self.run(program, maxSteps: maxSteps, reader, variables: nil)
+        }
+        if held == true { body(r) }
+      }
     }
   }
 
-  /// Each element through `matches`, for what the batch tier does not take; strings (the
-  /// Focus case, `SELF IN %@`) in a loop specialised for them, which runs the kernel
-  /// (generic code here cost 50 ns a string against 12 for `matches`).
-  private func oneByOne<E: SiftInput>(_ buffer: UnsafeBufferPointer<E>, _ body: (Int) -> Void) {
-    if E.self == String.self, let base = buffer.baseAddress {
-      let strings = UnsafeBufferPointer(
-        start: UnsafeRawPointer(base).assumingMemoryBound(to: String.self), count: buffer.count)
-      // The Focus case, one string test on `SELF`: the kernel with the program read
-      // once for the buffer, not once per string.
-      let program = self.program
-      if let kernel = program.kernel, kernel.source == .evaluatedObject {
-        withExtendedLifetime(program) {
-          for k in strings.indices where (try? Machine.runKernel(kernel, program, strings[k])) == true { body(k) }
-        }
-        return
+  /// Strings (the Focus case, `SELF IN %@`) one at a time, in a loop specialised for
+  /// them, which runs the kernel (generic code here cost 50 ns a string against 12 for
+  /// `matches`).
+  private func forEachMatch(strings: UnsafeBufferPointer<String>, _ body: (Int) -> Void) {
+    // The Focus case, one string test on `SELF`: the kernel with the program read once
+    // for the buffer, not once per string.
+    let program = self.program
+    if let kernel = program.kernel, kernel.source == .evaluatedObject {
+      withExtendedLifetime(program) {
+        for k in strings.indices where (try? Machine.runKernel(kernel, program, strings[k])) == true { body(k) }
       }
-      for k in strings.indices where matches(strings[k]) { body(k) }
       return
     }
-    for k in buffer.indices where matches(buffer[k]) { body(k) }
+    for k in strings.indices where matches(strings[k]) { body(k) }
   }
 }

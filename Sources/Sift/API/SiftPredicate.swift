@@ -166,10 +166,18 @@ public struct SiftPredicate: Sendable, CustomStringConvertible {
 
   /// `variables` nil for none: `matches` passes no dictionary, so it retains and releases none.
   func run<R: InputReader>(_ input: R, variables: [String: SiftValue]?) throws(EvaluationError) -> Bool {
-    let program = storage.program
+    try Self.run(storage.program, maxSteps: storage.options.limits.maxSteps, input, variables: variables)
+  }
+
+  /// ``run(_:variables:)`` with the program and budget read by the caller, once for a
+  /// whole loop of inputs (the batch tier's rows one by one).
+  @inline(__always)
+  static func run<R: InputReader>(_ program: Program, maxSteps: Int, _ input: R, variables: [String: SiftValue]?)
+    throws(EvaluationError) -> Bool
+  {
     // A one-test program on a subject viewed in place: no dispatch loop at all.
     if program.kernel != nil, let answer = try Machine.runKernel(program, input) { return answer }
-    var environment = Environment(variables: nil, stepsLeft: storage.options.limits.maxSteps)
+    var environment = Environment(variables: nil, stepsLeft: maxSteps)
     // A test chain reads no variables; going straight to it skips the dispatch loop's
     // entry.
     if program.code.isTestChain { return try Machine.runTestChain(program.executable, input, &environment) }
