@@ -62,14 +62,14 @@ struct TypedRows: BatchRows {
     let (base, stride, layout) = (self.base + plan.offset, self.stride, StringBytes.isAvailable)
     switch (plan.kind, test) {
     case (.int, .integers(let lo, let hi, let negated)):
-      return Machine.sweep(batch, prefetch: { _ in }) { row in
+      return Machine.sweep(batch, charges: false, prefetch: { _ in }) { row in
         let x = (base + row &* stride).load(as: Int.self)
         return SweepTest.holds(x, lo: lo, hi: hi, negated: negated) ? 1 : 0
       }
     case (.string, .string):
       if let members = Machine.smallMembers(i, program) {
         // Nothing to prefetch: a small string is in the row, and any other is deferred.
-        return Machine.sweep(batch, prefetch: { _ in }) { row in
+        return Machine.sweep(batch, charges: false, prefetch: { _ in }) { row in
           let field = base + row &* stride
           let b = (field.load(as: UInt64.self), field.load(fromByteOffset: 8, as: UInt64.self))
           // A string that is not small is the general loop's (rare in a field a set of
@@ -146,7 +146,7 @@ struct RecordRows: BatchRows {
       }
       switch test {
       case .integers(let lo, let hi, let negated):
-        return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }) { row in
+        return Machine.sweep(batch, charges: false, prefetch: { prefetch((), $0, i) }) { row in
           guard let v = value(row), case .int(let x) = v.pointee else { return Machine.deferred }
           return SweepTest.holds(x, lo: lo, hi: hi, negated: negated) ? 1 : 0
         }

@@ -145,7 +145,7 @@ struct ColumnRows: BatchRows {
     guard let test = SweepTest(i, program), let (column, length) = sweptColumn(i, program) else { return nil }
     switch (column, test) {
     case (.integers(let x), .integers(let lo, let hi, let negated)):
-      return Machine.sweep(batch, prefetch: { _ in }) { row in
+      return Machine.sweep(batch, charges: false, prefetch: { _ in }) { row in
         let r = first &+ row
         guard r < length else { return Machine.deferred }
         return SweepTest.holds(x[r], lo: lo, hi: hi, negated: negated) ? 1 : 0
