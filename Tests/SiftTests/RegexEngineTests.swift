@@ -140,4 +140,33 @@ struct RegexEngineTests {
   func requiredLiterals(_ pattern: String, _ literal: String) throws {
     #expect(try RegexPattern(pattern, caseInsensitive: false).requiredLiteral == literal, "\(pattern)")
   }
+
+  /// The line-terminator scan `.` depends on, against a byte-by-byte reference, on random
+  /// byte strings built from terminators (LF, VT, FF, CR, NEL, LS, PS), their prefixes and
+  /// near misses, accented letters and ASCII, at every offset of a word.
+  @Test(arguments: [UInt64(1), 2, 3])
+  func lineTerminatorsAreFoundAsByteByByte(seed: UInt64) {
+    func reference(_ b: [UInt8]) -> Bool {
+      for i in b.indices {
+        if (0x0A...0x0D).contains(b[i]) { return true }
+        if b[i] == 0xC2, i + 1 < b.count, b[i + 1] == 0x85 { return true }
+        if b[i] == 0xE2, i + 2 < b.count, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 { return true }
+      }
+      return false
+    }
+    let pieces: [[UInt8]] = [
+      [0x0A], [0x0B], [0x0C], [0x0D], [0x09], [0x0E], [0xC2, 0x85], [0xC2], [0xC2, 0x84], [0xE2, 0x80, 0xA8],
+      [0xE2, 0x80, 0xA9], [0xE2, 0x80], [0xE2], [0xE2, 0x80, 0xAA], [0xC3, 0xA9], Array("invoice ".utf8), [0x61],
+      [0x85], [0xA8], [0xFE], [0xFF],
+    ]
+    var rng = SplitMix64(seed: seed)
+    var mismatches: [[UInt8]] = []
+    for _ in 0..<20_000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int(rng.next() % 12) { bytes += pieces[Int(rng.next() % UInt64(pieces.count))] }
+      let found = bytes.withUnsafeBufferPointer { ByteOps.hasLineTerminator($0) }
+      if found != reference(bytes), mismatches.count < 5 { mismatches.append(bytes) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches)")
+  }
 }

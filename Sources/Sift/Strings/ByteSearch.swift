@@ -277,18 +277,40 @@ enum ByteOps {
     return hasLineTerminatorSlow(p, n)
   }
 
+  /// For subjects with non-ASCII bytes: words of 8 bytes holding none of the bytes a
+  /// terminator starts with (0x0A–0x0D, 0xC2, 0xE2) are skipped whole, the rest read byte
+  /// by byte (byte by byte throughout, it was a tenth of W3 over columns, whose subjects
+  /// hold accented letters).
   @inline(never)
   static func hasLineTerminatorSlow(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    let (pairs, controlsLow, controlsHigh) = (SWAR.broadcast(0xFE), SWAR.broadcast(0x0A), SWAR.broadcast(0x0C))
+    let (nel, separators) = (SWAR.broadcast(0xC2), SWAR.broadcast(0xE2))
     var i = 0
     while i < n {
-      let c = p[i]
-      if c >= 0x0A && c <= 0x0D { return true }
-      if c == 0xC2 && i &+ 1 < n && p[i &+ 1] == 0x85 { return true }
-      if c == 0xE2 && i &+ 2 < n && p[i &+ 1] == 0x80 && (p[i &+ 2] == 0xA8 || p[i &+ 2] == 0xA9) {
-        return true
+      if i &+ 8 <= n {
+        let w = SWAR.load(p, i)
+        let starts =
+          SWAR.zeroBytes((w & pairs) ^ controlsLow) | SWAR.zeroBytes((w & pairs) ^ controlsHigh)
+          | SWAR.zeroBytes(w ^ nel) | SWAR.zeroBytes(w ^ separators)
+        if starts == 0 {
+          i &+= 8
+          continue
+        }
+        // To the first byte that may start one.
+        i &+= starts.trailingZeroBitCount &>> 3
       }
+      if hasLineTerminator(startingAt: i, p, n) { return true }
       i &+= 1
     }
     return false
+  }
+
+  /// Whether a line terminator starts at `i`.
+  @inline(__always)
+  private static func hasLineTerminator(startingAt i: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    let c = p[i]
+    if c >= 0x0A && c <= 0x0D { return true }
+    if c == 0xC2 && i &+ 1 < n && p[i &+ 1] == 0x85 { return true }
+    return c == 0xE2 && i &+ 2 < n && p[i &+ 1] == 0x80 && (p[i &+ 2] == 0xA8 || p[i &+ 2] == 0xA9)
   }
 }
