@@ -213,6 +213,26 @@ struct BatchTierTests {
     #expect(p.indices(matching: rows) == Self.oneByOne(p, rows))
   }
 
+  /// Found in review: a MATCHES whose pattern is read from the row backtracks in tiers
+  /// sized by the steps left, so run after the tests (a split) it had budget that, written
+  /// first, it used up; such a conjunction is left whole. A constant pattern that does not
+  /// backtrack still splits.
+  @Test(arguments: [100, 1_000, 10_000])
+  func aPatternReadFromTheRowKeepsTheConjunctionWhole(maxSteps: Int) throws {
+    var options = CompileOptions()
+    options.limits.maxSteps = maxSteps
+    let rows: [SiftValue] = (0..<40).map { _ in
+      .dictionary(["s": "aab", "t": "(a)\\1*b", "u": .string(String(repeating: "a", count: 64))])
+    }
+    for format in ["s MATCHES t AND u CONTAINS 'a'", "ANY {s} MATCHES t AND u CONTAINS 'a'"] {
+      let p = try SiftPredicate(format: format, options: options)
+      #expect(p.batchSplit == nil, "\(format)")
+      #expect(p.indices(matching: rows) == Self.oneByOne(p, rows), "\(format)")
+    }
+    let constant = try SiftPredicate(format: "u CONTAINS 'a' AND n * 2 > 3 AND s MATCHES '.*[0-9]+.*'")
+    #expect(constant.batchSplit != nil)
+  }
+
   /// Found in review: with a negative budget a one-test program runs as a kernel one by
   /// one, which refuses strings of 8 bytes and more; the tier then takes rows one by one.
   @Test(arguments: [-1, Int.min, 0])

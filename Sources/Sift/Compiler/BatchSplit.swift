@@ -12,9 +12,10 @@ import SiftSyntax
 /// error; a row that fails or raises in any clause does not match whichever part runs
 /// it first; a row that passes every clause ran every clause, and each clause charges the
 /// same steps compiled alone (charges are for work done, not for instructions, and the
-/// compiler shares no load between clauses). Two cases are left whole: a backtracking
-/// MATCHES, which sizes its last round by the steps left and so depends on what ran
-/// before it; and substitution variables, which the parts would not see.
+/// compiler shares no load between clauses). Cases left whole: a backtracking MATCHES,
+/// which sizes its last round by the steps left and so depends on what ran before it, and
+/// any MATCHES whose pattern is read from the row (compiled as it runs, it may backtrack:
+/// found in review); and substitution variables, which the parts would not see.
 struct BatchSplit {
   let head: Program
   let rest: Program
@@ -38,7 +39,12 @@ struct BatchSplit {
     var others: [PredicateSyntax] = []
     for clause in clauses {
       guard let alone = compile([clause]) else { return nil }
-      if alone.regexes.contains(where: { $0.engine == .backtrackingBounded }) || alone.code.usesVariables {
+      // A pattern read from the row (`s MATCHES t`) is compiled as it runs and may
+      // backtrack: its charge depends on the steps left, as a constant backtracking one's.
+      let readsAPattern = alone.code.comparisons.contains { $0.op == .matches && $0.constantSlot == nil }
+      if alone.regexes.contains(where: { $0.engine == .backtrackingBounded }) || readsAPattern
+        || alone.code.usesVariables
+      {
         return nil
       }
       if alone.runsInBatches { tests.append(clause) } else { others.append(clause) }
