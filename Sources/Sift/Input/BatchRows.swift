@@ -144,6 +144,16 @@ struct RecordRows: BatchRows {
         let array = UnsafeRawPointer(records + row).advanced(by: valuesOffset).assumingMemoryBound(to: [SiftValue].self)
         return BorrowedValues.withElements(borrows: true, array) { slot < $0.count ? $0.baseAddress! + slot : nil }
       }
+      // The second step of the prefetch: the slot's string or array storage, whose
+      // address is in the values array the first step asked for.
+      @inline(__always) func late(_ row: Int) {
+        guard let v = value(row) else { return }
+        switch v.pointee {
+        case .string: OutOfLine.prefetch(string: UnsafeRawPointer(v))
+        case .array: OutOfLine.prefetch(array: UnsafeRawPointer(v))
+        default: break
+        }
+      }
       switch test {
       case .integers(let lo, let hi, let negated):
         return Machine.sweep(batch, charges: false, prefetch: { prefetch((), $0, i) }) { row in
@@ -152,7 +162,7 @@ struct RecordRows: BatchRows {
         }
       case .string:
         if let members {
-          return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }) { row in
+          return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }, late: late) { row in
             guard let v = value(row), let p = BorrowedValues.string(v) else { return Machine.deferred }
             let raw = UnsafeRawPointer(p)
             let b = (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
@@ -160,12 +170,12 @@ struct RecordRows: BatchRows {
             return Machine.sweepString(i, program, p, layout: true)
           }
         }
-        return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }) { row in
+        return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }, late: late) { row in
           guard let v = value(row), let p = BorrowedValues.string(v) else { return Machine.deferred }
           return Machine.sweepString(i, program, p, layout: true)
         }
       case .strings:
-        return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }) { row in
+        return Machine.sweep(batch, prefetch: { prefetch((), $0, i) }, late: late) { row in
           guard let v = value(row), let elements = BorrowedValues.array(v) else { return Machine.deferred }
           return Machine.sweepElements(i, program, elements)
         }
@@ -189,10 +199,15 @@ struct RecordRows: BatchRows {
 
   @inline(__always)
   func prefetch(_ plan: Void, _ row: Int, _ i: Instruction) {
-    // The record's values array, then (for a string slot) the string's bytes once the
-    // array is in: only the array can be asked for without waiting.
+    // The record's values array where the test's slot lies; a sweep then asks for the
+    // slot's string or array once that has arrived (its `late` step): only the array
+    // can be asked for without waiting.
     let record = UnsafeRawPointer(records.baseAddress! + row)
-    OutOfLine.prefetch(array: record + valuesOffset)
+    if i.source == .slot {
+      OutOfLine.prefetch(array: record + valuesOffset, element: i.a &* MemoryLayout<SiftValue>.stride)
+    } else {
+      OutOfLine.prefetch(array: record + valuesOffset)
+    }
   }
 }
 

@@ -461,4 +461,14 @@ enum OutOfLine {
     guard buffer != 0 else { return }
     sift_prefetch(UnsafeRawPointer(bitPattern: buffer &+ 32))
   }
+
+  /// An array's count and the element `byteOffset` bytes into its elements: the line of
+  /// the first elements holds neither for a record's later slots.
+  @inline(__always)
+  static func prefetch(array p: UnsafeRawPointer, element byteOffset: Int) {
+    let buffer = p.load(as: UInt.self)
+    guard buffer != 0 else { return }
+    sift_prefetch(UnsafeRawPointer(bitPattern: buffer &+ 16))
+    sift_prefetch(UnsafeRawPointer(bitPattern: buffer &+ 32 &+ UInt(bitPattern: byteOffset)))
+  }
 }

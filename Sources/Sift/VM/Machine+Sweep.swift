@@ -84,8 +84,15 @@ extension Machine {
   /// `charges` false is for a test that never charges a row (an integer comparison, a
   /// small string against a set's words): the loop then neither reads nor writes the
   /// rows' budgets, which was a fifth of its instructions.
+  ///
+  /// `late` asks for the row half as far ahead: the second step of data that lies behind
+  /// what `prefetch` asked for (a record's string, behind its values array), whose address
+  /// can be read only once the first step has arrived.
   @inline(__always)
-  static func sweep(_ batch: SweepBatch, charges: Bool = true, prefetch: (Int) -> Void, decide: (Int) -> Int) -> Int {
+  static func sweep(
+    _ batch: SweepBatch, charges: Bool = true, prefetch: (Int) -> Void, late: (Int) -> Void = { _ in },
+    decide: (Int) -> Int
+  ) -> Int {
     let s = batch.scratch
     let source = s.vector(batch.test)
     let count = s.counts[batch.test]
@@ -96,6 +103,7 @@ extension Machine {
     let distance = BatchScratch.prefetchDistance
     for j in 0..<count {
       if j &+ distance < count { prefetch(batch.start &+ Int(source[j &+ distance])) }
+      if j &+ distance / 2 < count { late(batch.start &+ Int(source[j &+ distance / 2])) }
       let r = Int(source[j])
       let outcome = decide(batch.start &+ r)
       if charges {
