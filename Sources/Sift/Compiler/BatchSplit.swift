@@ -3,10 +3,9 @@ import SiftSyntax
 /// A top-level AND that is not a test chain as a whole, compiled in two parts for the
 /// batch tier: the clauses that are tests (`head`, one test chain) and the rest (`rest`,
 /// any bytecode). The tier runs the head over the rows in batches, and the rest on the VM
-/// only for the rows the head kept, each with the step budget its head left: what the
-/// issue calls the part the tier cannot vectorise, run per survivor (C20's `score * 2 + 1
-/// > 3` and `recipients.@count <= 20` compute values; its other eight conjuncts are
-/// tests).
+/// only for the rows the head kept, each with the step budget its head left: the part
+/// the tier cannot run as tests, run per survivor (C20's `score * 2 + 1 > 3` and
+/// `recipients.@count <= 20` compute values; its other eight conjuncts are tests).
 ///
 /// A row matches exactly when it matches the whole predicate. Both say no match for an
 /// error; a row that fails or raises in any clause does not match whichever part runs

@@ -2,8 +2,9 @@ import SiftSyntax
 
 /// A record's values read where they lie, for the batch tier's sweeps over records: the
 /// elements of a `[SiftValue]` (or of a typed `[String]` field) and the string of a
-/// `.string` value, borrowed, with nothing copied. Binding a value out of memory the compiler cannot prove unchanged (`case
-/// .string(let s) = pointer.pointee`, `record.values` through a pointer) copies it, a
+/// `.string` value, borrowed, with nothing copied. Binding a value out of memory the
+/// compiler cannot prove unchanged (`case .string(let s) = pointer.pointee`,
+/// `record.values` through a pointer) copies it, a
 /// retain and a release of its storage: measured, the copies were most of a sweep's time
 /// over records (W2 hot, 58 ns a row against 17 over structs).
 ///
@@ -53,7 +54,8 @@ enum BorrowedValues {
   }()
 
   /// The elements of the array at `p`, valid while the array is. `borrows` is
-  /// ``isAvailable``, read once by a caller that loops.
+  /// ``isAvailable``, read once by a caller that loops; `Element` is `SiftValue` or
+  /// `String`, the arrays ``isAvailable`` checks.
   @inline(__always)
   static func withElements<Element, T>(
     borrows: Bool = isAvailable, _ p: UnsafePointer<[Element]>, _ body: (UnsafeBufferPointer<Element>) -> T

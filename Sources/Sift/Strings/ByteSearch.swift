@@ -278,9 +278,10 @@ enum ByteOps {
   }
 
   /// For subjects with non-ASCII bytes: words of 8 bytes holding none of the bytes a
-  /// terminator starts with (0x0A–0x0D, 0xC2, 0xE2) are skipped whole, the rest read byte
-  /// by byte (byte by byte throughout, it was a tenth of W3 over columns, whose subjects
-  /// hold accented letters).
+  /// terminator starts with (0x0A–0x0D, 0xC2, 0xE2) are skipped whole, and only from a
+  /// byte that may start one is the subject read byte by byte. Read byte by byte
+  /// throughout, the scan was a tenth of W3 over columns, whose subjects hold accented
+  /// letters.
   @inline(never)
   static func hasLineTerminatorSlow(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     let (pairs, controlsLow, controlsHigh) = (SWAR.broadcast(0xFE), SWAR.broadcast(0x0A), SWAR.broadcast(0x0C))

@@ -106,20 +106,14 @@ extension Machine {
       if j &+ distance / 2 < count { late(batch.start &+ Int(source[j &+ distance / 2])) }
       let r = Int(source[j])
       let outcome = decide(batch.start &+ r)
-      if charges {
-        let cost = outcome >> 1
-        // A charge the row cannot pay is the general loop's: it raises the budget error.
-        if outcome < 0 || cost > steps[r] {
-          source[deferred] = UInt16(truncatingIfNeeded: r)
-          deferred &+= 1
-          continue
-        }
-        steps[r] &-= cost
-      } else if outcome < 0 {
+      let cost = outcome >> 1
+      // A charge the row cannot pay is the general loop's: it raises the budget error.
+      if outcome < 0 || (charges && cost > steps[r]) {
         source[deferred] = UInt16(truncatingIfNeeded: r)
         deferred &+= 1
         continue
       }
+      if charges { steps[r] &-= cost }
       // Written to both vectors, kept by one: no branch on the answer. Neither write
       // passes the vector's end (a row enters a vector at most once a batch).
       onTrue[held] = UInt16(truncatingIfNeeded: r)
