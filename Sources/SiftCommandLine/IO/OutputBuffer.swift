@@ -13,9 +13,16 @@
 /// ``flush()`` writes a partial line (the progress line on a terminal).
 final class OutputBuffer {
   private let fd: Int32
-  /// Touched only from the main thread, a few times per line: the dynamic exclusivity check
-  /// on every access was a few percent of `sift filter --decisions` (perf: AccessSet::insert).
-  @exclusivity(unchecked) private var buffer: [UInt8] = []
+  /// The bytes not yet written out: `count` of them at `bytes`, which has room for
+  /// `allocated`. Memory of its own rather than an array: an array's append checks
+  /// uniqueness and capacity through a call per piece, which was most of writing the ids of
+  /// a `sift route` line (perf: `Array.append(contentsOf:)` 5 %, with uniqueness checks
+  /// and copies 9 % of routing). Touched only from the main thread, a few times per
+  /// line: the dynamic exclusivity check on every access was a few percent of `sift
+  /// filter --decisions` (perf: AccessSet::insert).
+  @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) private var allocated: Int
+  @exclusivity(unchecked) private var count = 0
   private let capacity: Int
   private let quietOnClosedPipe: Bool
   /// True once output has stopped (the reader went away, or a write failed); further
@@ -28,7 +35,26 @@ final class OutputBuffer {
     self.fd = fd
     self.capacity = capacity
     self.quietOnClosedPipe = quietOnClosedPipe
-    buffer.reserveCapacity(capacity)
+    // A line in progress may take the buffer past `capacity` (it is written out only
+    // whole): room for twice as much, grown when a longer line comes.
+    allocated = 2 * max(capacity, 64)
+    bytes = .allocate(capacity: allocated)
+  }
+
+  /// Room for `n` more bytes after `count`.
+  @inline(__always)
+  private func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+    if allocated &- count < n { grow(n) }
+    return bytes + count
+  }
+
+  private func grow(_ n: Int) {
+    let larger = max(2 * allocated, count + n)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    moved.initialize(from: bytes, count: count)
+    bytes.deallocate()
+    bytes = moved
+    allocated = larger
   }
 
   static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
@@ -45,20 +71,27 @@ final class OutputBuffer {
   }
 
   /// Appends part of a line (see ``lineComplete()``).
-  func write(bytes: UnsafeBufferPointer<UInt8>) {
-    guard !closed else { return }
-    buffer.append(contentsOf: bytes)
+  func write(bytes piece: UnsafeBufferPointer<UInt8>) {
+    guard !closed, let base = piece.baseAddress else { return }
+    reserve(piece.count).initialize(from: base, count: piece.count)
+    count &+= piece.count
   }
 
   /// Appends `value` in decimal, straight into the buffer: no `String` per number, which
   /// `--decisions` writes for every line.
   func write(decimal value: Int) {
     guard !closed else { return }
-    Self.appendDecimal(value, to: &buffer)
+    Self.withDecimal(value) { write(bytes: $0) }
   }
 
   /// Appends `value`'s decimal digits to `buffer` (shared with the chunks of `--threads`).
   static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+    withDecimal(value) { buffer.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with `value`'s decimal digits.
+  @inline(__always)
+  static func withDecimal(_ value: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     var magnitude = value.magnitude
     // 20 digits hold UInt64.max, one more the sign.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
@@ -72,51 +105,54 @@ final class OutputBuffer {
         at -= 1
         digits[at] = UInt8(ascii: "-")
       }
-      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+      body(UnsafeBufferPointer(rebasing: digits[at...]))
     }
   }
 
   /// Says that what was written so far ends a line (its newline included): the point
   /// where a full buffer is written out.
   func lineComplete() {
-    if buffer.count >= capacity { flush() }
+    if count >= capacity { flush() }
   }
 
   func writeLine(_ s: String) {
     guard !closed else { return }
     write(s)
-    buffer.append(UInt8(ascii: "\n"))
+    reserve(1).initialize(to: UInt8(ascii: "\n"))
+    count &+= 1
     lineComplete()
   }
 
   func flush() {
-    guard !closed, !buffer.isEmpty else {
-      buffer.removeAll(keepingCapacity: true)
+    guard !closed, count > 0 else {
+      count = 0
       return
     }
     _ = OutputBuffer.ignoreSIGPIPE
-    buffer.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 {
-          let error = errno
-          if error == EINTR { continue }
-          if error == EAGAIN || error == EWOULDBLOCK {
-            // A non-blocking descriptor inherited from the parent: wait until it drains.
-            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&p, 1, -1)
-            continue
-          }
-          closed = true
-          if error != EPIPE || !quietOnClosedPipe { failure = error }
-          return
+    var offset = 0
+    while offset < count {
+      let n = Glibc.write(fd, bytes + offset, count - offset)
+      if n < 0 {
+        let error = errno
+        if error == EINTR { continue }
+        if error == EAGAIN || error == EWOULDBLOCK {
+          // A non-blocking descriptor inherited from the parent: wait until it drains.
+          var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&p, 1, -1)
+          continue
         }
-        offset += n
+        closed = true
+        if error != EPIPE || !quietOnClosedPipe { failure = error }
+        count = 0
+        return
       }
+      offset += n
     }
-    buffer.removeAll(keepingCapacity: true)
+    count = 0
   }
 
-  deinit { flush() }
+  deinit {
+    flush()
+    bytes.deallocate()
+  }
 }
