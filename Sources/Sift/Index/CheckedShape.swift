@@ -13,16 +13,22 @@ struct CheckedShape {
   /// The value slot of the first array the code reads (an `IN` list), whose storage
   /// ``PredicateIndex`` prefetches ahead of the checks; -1 for none.
   let arraySlot: Int
+  /// Whether the shared code is a test chain, whose candidates
+  /// ``PredicateIndex/checkChain(_:_:pool:objectPool:reader:lanes:steps:matched:)`` checks
+  /// test by test.
+  let testChain: Bool
 
   init(_ shape: PredicateShape?) {
     guard let shape, let program = shape.program else {
       unmanagedCode = nil
       maxSteps = shape?.limits.maxSteps ?? 0
       arraySlot = -1
+      testChain = false
       return
     }
     unmanagedCode = Unmanaged.passUnretained(program.code)
     maxSteps = shape.limits.maxSteps
+    testChain = program.code.isTestChain
     arraySlot =
       program.pool.values.firstIndex {
         if case .array = $0 { return true }

@@ -7,6 +7,9 @@ struct MatchScratch {
   var out: [UInt32] = []
   var pathValues: [SiftValue?] = []
   var pathRead: [Bool] = []
+  /// The lanes and budgets of ``PredicateIndex/checkChain(_:_:pool:objectPool:reader:lanes:steps:matched:)``.
+  var lanes: [UInt32] = []
+  var steps: [Int] = []
 
   /// Empties every array for the next match, keeping their memory; `paths` values, all
   /// unread.

@@ -156,7 +156,7 @@ final class PredicateIndex {
 
   /// The slot and shape in the header at `offset`.
   @inline(__always)
-  private static func header(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> (slot: UInt32, shape: UInt32) {
+  static func header(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> (slot: UInt32, shape: UInt32) {
     guard case .int(let packed) = pool[offset] else { preconditionFailure("not a run header") }
     let bits = UInt(bitPattern: packed)
     return (UInt32(truncatingIfNeeded: bits), UInt32(truncatingIfNeeded: bits >> 32))
@@ -188,7 +188,7 @@ final class PredicateIndex {
 
   /// The offset of the run's objects.
   @inline(__always)
-  private static func objectOffset(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> Int {
+  static func objectOffset(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> Int {
     guard case .int(let o) = pool[offset + 1] else { preconditionFailure("not a run header") }
     return o
   }
@@ -533,7 +533,30 @@ final class PredicateIndex {
             if matched { scratch.out.append(slot) }
           }
           if scratch.candidates.count > 1 { Self.prefetch(scratch.candidates, pool, checked) }
-          for offset in scratch.candidates { check(offset) }
+          // Runs of candidates of one test-chain shape (pool order keeps a shape's
+          // predicates together) are checked test by test; the rest one by one.
+          var candidates: [UInt32] = []
+          swap(&candidates, &scratch.candidates)
+          defer { swap(&candidates, &scratch.candidates) }
+          candidates.withUnsafeBufferPointer { candidates in
+            var i = 0
+            while i < candidates.count {
+              let shapeID = Self.header(pool, Int(candidates[i])).shape
+              var j = i &+ 1
+              if shapeID != Self.removed && checked[Int(shapeID)].testChain {
+                while j < candidates.count && Self.header(pool, Int(candidates[j])).shape == shapeID { j &+= 1 }
+              }
+              if j &- i >= 2 {
+                Self.checkChain(
+                  UnsafeBufferPointer(rebasing: candidates[i..<j]), checked[Int(shapeID)], pool: pool,
+                  objectPool: objectPool, reader: reader, lanes: &scratch.lanes, steps: &scratch.steps,
+                  matched: &scratch.out)
+              } else {
+                check(candidates[i])
+              }
+              i = j
+            }
+          }
           for offset in scan { check(offset) }
         }
       }
