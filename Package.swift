@@ -81,7 +81,7 @@ let package = Package(
     .testTarget(
       name: "SiftTests", dependencies: ["Sift", "SiftReference", "CSiftJSON", "SiftTestSupport"],
       exclude: ["Conformance/Cases", "Golden"]),
-    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "Sift", "SiftNATS", "SiftTestSupport"]),
+    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "SiftCommandLine", "Sift", "SiftNATS", "SiftTestSupport"]),
     .testTarget(name: "SiftFuzzTests", dependencies: ["SiftFuzzTargets"]),
     .testTarget(name: "SiftFocusTests", dependencies: ["SiftFocus"]),
     // The C interface: its C test program (Tests/C) built with `cc` and run, and its parts.

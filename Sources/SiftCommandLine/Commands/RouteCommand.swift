@@ -56,6 +56,9 @@ enum RouteCommand {
     }
     guard let path = options.rules else { throw UsageError(message: "sift route needs --rules FILE") }
     guard let rules = loadRules(path, maxLineBytes: options.maxLineBytes) else { return .usage }
+    // Read for the rest of the run: on huge pages a check's scattered loads miss the TLB far
+    // less often (see `HugePages`).
+    HugePages.adviseHeap()
     StopSignal.install()
     var hadError = false
     for input in options.inputs {

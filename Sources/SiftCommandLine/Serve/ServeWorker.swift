@@ -121,6 +121,8 @@ final class ServeWorker: @unchecked Sendable {
           case .upToDate:
             rules.reconcile(snapshot, revision: latest)
             snapshot = [:]
+            // The whole bucket is loaded, and from here on mostly read (see `HugePages`).
+            HugePages.adviseHeap()
             initial = false
             failures = 0
             counters.rulesLoaded.store(true, ordering: .relaxed)
