@@ -19,12 +19,7 @@ extension PredicateIndex {
   ) {
     let n = run.count
     guard let code = shape.unmanagedCode, n > 0 else { return }
-    func executable(_ k: Int) -> Executable {
-      let offset = Int(run[k])
-      return Executable(
-        unmanaged: code, values: pool.baseAddress! + offset + 2,
-        objects: objectPool.baseAddress.map { $0 + objectOffset(pool, offset) })
-    }
+    func executable(_ k: Int) -> Executable { PredicateIndex.executable(code, pool, objectPool, Int(run[k])) }
     let instructions = executable(0).instructions
     let tests = instructions.count / 2
     // Lane t (candidates waiting for test t) is lanes[t * n ..< t * n + counts[t]]; the
@@ -32,6 +27,8 @@ extension PredicateIndex {
     let needed = (tests + 1) * n
     if lanes.count < needed { lanes = Array(repeating: 0, count: max(needed, 2 * lanes.count)) }
     if steps.count < n { steps = Array(repeating: 0, count: max(n, 2 * steps.count)) }
+    // A test chain uses no registers (``TestChain`` is made only for code without any):
+    // every test reads the input, through a view where the reader has one.
     let noRegisters = UnsafeMutableBufferPointer<SiftValue>(start: nil, count: 0)
     lanes.withUnsafeMutableBufferPointer { lanes in
       steps.withUnsafeMutableBufferPointer { steps in
@@ -58,29 +55,25 @@ extension PredicateIndex {
             }
             let lane = t &* n
             var left = 0
-            if test.source != .register {
-              // The view is valid for this call only: every candidate of the lane runs
-              // inside it.
-              try? reader.withView(test, executable(0)) { (view) throws(EvaluationError) in
-                for j in 0..<counts[t] {
-                  let k = Int(lanes[lane &+ j])
-                  var env = Environment(variables: nil, stepsLeft: steps[k])
-                  do throws(EvaluationError) {
-                    guard let held = try Machine.test(view, test, executable(k), &env) else {
-                      lanes[undecided &+ left] = UInt32(truncatingIfNeeded: k)
-                      left &+= 1
-                      continue
-                    }
-                    steps[k] = env.stepsLeft
-                    route(k, held)
-                  } catch {
-                    // An error: the candidate does not match, as in a check one by one.
+            // The view is valid for this call only: every candidate of the lane runs inside
+            // it. A reader that fails before it calls the closure fails every candidate of
+            // the lane, as it fails each one by one: no match.
+            try? reader.withView(test, executable(0)) { (view) throws(EvaluationError) in
+              for j in 0..<counts[t] {
+                let k = Int(lanes[lane &+ j])
+                var env = Environment(variables: nil, stepsLeft: steps[k])
+                do throws(EvaluationError) {
+                  guard let held = try Machine.test(view, test, executable(k), &env) else {
+                    lanes[undecided &+ left] = UInt32(truncatingIfNeeded: k)
+                    left &+= 1
+                    continue
                   }
+                  steps[k] = env.stepsLeft
+                  route(k, held)
+                } catch {
+                  // An error: the candidate does not match, as in a check one by one.
                 }
               }
-            } else {
-              for j in 0..<counts[t] { lanes[undecided &+ j] = lanes[lane &+ j] }
-              left = counts[t]
             }
             for j in 0..<left {
               let k = Int(lanes[undecided &+ j])

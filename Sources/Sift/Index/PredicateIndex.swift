@@ -186,6 +186,18 @@ final class PredicateIndex {
     return values
   }
 
+  /// The shared code on the constants of the run at `offset`.
+  @inline(__always)
+  static func executable(
+    _ code: Unmanaged<Code>, _ pool: UnsafeBufferPointer<SiftValue>,
+    _ objectPool: UnsafeBufferPointer<UnsafeRawPointer?>,
+    _ offset: Int
+  ) -> Executable {
+    Executable(
+      unmanaged: code, values: pool.baseAddress! + offset + 2,
+      objects: objectPool.baseAddress.map { $0 + objectOffset(pool, offset) })
+  }
+
   /// The offset of the run's objects.
   @inline(__always)
   static func objectOffset(_ pool: UnsafeBufferPointer<SiftValue>, _ offset: Int) -> Int {
@@ -516,9 +528,7 @@ final class PredicateIndex {
             let matched: Bool
             let shape = checked[Int(shapeID)]
             if let code = shape.unmanagedCode {
-              let exe = Executable(
-                unmanaged: code, values: pool.baseAddress! + Int(offset) + 2,
-                objects: objectPool.baseAddress.map { $0 + Self.objectOffset(pool, Int(offset)) })
+              let exe = Self.executable(code, pool, objectPool, Int(offset))
               var environment = Environment(variables: nil, stepsLeft: shape.maxSteps)
               matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
             } else {
@@ -534,7 +544,8 @@ final class PredicateIndex {
           }
           if scratch.candidates.count > 1 { Self.prefetch(scratch.candidates, pool, checked) }
           // Runs of candidates of one test-chain shape (pool order keeps a shape's
-          // predicates together) are checked test by test; the rest one by one.
+          // predicates together) are checked test by test; the rest one by one. The list
+          // is moved out of the scratch, whose lanes the checks write meanwhile.
           var candidates: [UInt32] = []
           swap(&candidates, &scratch.candidates)
           defer { swap(&candidates, &scratch.candidates) }
@@ -561,8 +572,9 @@ final class PredicateIndex {
         }
       }
     }
-    // Pool order is not slot order once a predicate has been replaced, and the scan
-    // list is apart: the answer is in slot (insertion) order.
+    // Pool order is not slot order once a predicate has been replaced, the scan list is
+    // apart, and a run checked test by test answers in the order its candidates left the
+    // chain: the answer is in slot (insertion) order.
     if scratch.out.count > 1 && !Self.isAscending(scratch.out) { scratch.out.sort() }
     return scratch.out
   }
