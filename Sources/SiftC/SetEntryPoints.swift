@@ -168,15 +168,10 @@ public func sift_set_match_ids(
     guard let count else { throw Failure(.null, "count is NULL") }
     guard capacity >= 0 else { throw Failure(.tooLarge, "capacity is above SIFT_MAX_LENGTH") }
     if capacity > 0 && ids == nil { throw Failure(.null, "ids is NULL") }
-    guard case .numbers(let found) = try target.match(document) else {
-      throw Failure(.argument, "the set has byte ids: use sift_set_match")
-    }
-    count.pointee = found.count
-    if let ids {
-      for (i, id) in found.prefix(capacity).enumerated() { ids[i] = id }
-    }
-    if found.count > capacity {
-      throw Failure(.buffer, "\(found.count) ids match; the buffer holds \(capacity)")
+    let found = try target.matchNumbers(document, into: ids, capacity: capacity)
+    count.pointee = found
+    if found > capacity {
+      throw Failure(.buffer, "\(found) ids match; the buffer holds \(capacity)")
     }
     return Status.ok.rawValue
   }

@@ -38,7 +38,8 @@ public final class SiftPredicateSet<ID: Hashable & Sendable>: @unchecked Sendabl
   // Read under the read lock, written under the write lock.
   @usableFromInline let index = PredicateIndex()
   /// The id in each slot of the index (a removed slot keeps its old id until a rebuild).
-  @usableFromInline var ids: ContiguousArray<ID> = []
+  /// Unchecked: the lock orders its reads and writes.
+  @exclusivity(unchecked) @usableFromInline var ids: ContiguousArray<ID> = []
   private var slotOf: [ID: UInt32] = [:]
 
   /// An empty set.
