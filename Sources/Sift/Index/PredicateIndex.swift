@@ -518,57 +518,14 @@ final class PredicateIndex {
     }
     // In pool order, once each (an OR, or two keys of one IN, can name a run twice).
     Self.sortUnique(&scratch.candidates)
-    var wholeValue: SiftValue? = nil
     pool.withUnsafeBufferPointer { pool in
       objects.pool.withUnsafeBufferPointer { objectPool in
         checked.withUnsafeBufferPointer { checked in
-          func check(_ offset: UInt32) {
-            let (slot, shapeID) = Self.header(pool, Int(offset))
-            guard shapeID != Self.removed else { return }
-            let matched: Bool
-            let shape = checked[Int(shapeID)]
-            if let code = shape.unmanagedCode {
-              let exe = Self.executable(code, pool, objectPool, Int(offset))
-              var environment = Environment(variables: nil, stepsLeft: shape.maxSteps)
-              matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
-            } else {
-              if wholeValue == nil { wholeValue = whole() }
-              let predicate = shapes[Int(shapeID)].unsafelyUnwrapped.predicate.unsafelyUnwrapped
-              if case .string(let s)? = wholeValue {
-                matched = predicate.matches(s)
-              } else {
-                matched = predicate.matches(wholeValue!)
-              }
-            }
-            if matched { scratch.out.append(slot) }
+          shapes.withUnsafeBufferPointer { shapes in
+            Self.check(
+              Tables(pool: pool, objectPool: objectPool, checked: checked, shapes: shapes), scan: scan, reader,
+              &scratch, whole: whole)
           }
-          if scratch.candidates.count > 1 { Self.prefetch(scratch.candidates, pool, checked) }
-          // Runs of candidates of one test-chain shape (pool order keeps a shape's
-          // predicates together) are checked test by test; the rest one by one. The list
-          // is moved out of the scratch, whose lanes the checks write meanwhile.
-          var candidates: [UInt32] = []
-          swap(&candidates, &scratch.candidates)
-          defer { swap(&candidates, &scratch.candidates) }
-          candidates.withUnsafeBufferPointer { candidates in
-            var i = 0
-            while i < candidates.count {
-              let shapeID = Self.header(pool, Int(candidates[i])).shape
-              var j = i &+ 1
-              if shapeID != Self.removed && checked[Int(shapeID)].testChain {
-                while j < candidates.count && Self.header(pool, Int(candidates[j])).shape == shapeID { j &+= 1 }
-              }
-              if j &- i >= 2 {
-                Self.checkChain(
-                  UnsafeBufferPointer(rebasing: candidates[i..<j]), checked[Int(shapeID)], pool: pool,
-                  objectPool: objectPool, reader: reader, lanes: &scratch.lanes, steps: &scratch.steps,
-                  matched: &scratch.out)
-              } else {
-                check(candidates[i])
-              }
-              i = j
-            }
-          }
-          for offset in scan { check(offset) }
         }
       }
     }
@@ -577,6 +534,79 @@ final class PredicateIndex {
     // chain: the answer is in slot (insertion) order.
     if scratch.out.count > 1 && !Self.isAscending(scratch.out) { scratch.out.sort() }
     return scratch.out
+  }
+
+  /// What checking a candidate reads of the index, borrowed for one match.
+  private struct Tables {
+    var pool: UnsafeBufferPointer<SiftValue>
+    var objectPool: UnsafeBufferPointer<UnsafeRawPointer?>
+    var checked: UnsafeBufferPointer<CheckedShape>
+    var shapes: UnsafeBufferPointer<PredicateShape?>
+  }
+
+  /// Checks `scratch.candidates`, then the scan list, appending the slots that match to
+  /// `scratch.out`. Static, with everything it reads passed in: as a local function
+  /// capturing the match's state, every candidate paid dynamic exclusivity checks on the
+  /// captured scratch (callgrind, `sift_set_match_ids` with one or two candidates).
+  private static func check<R: InputReader>(
+    _ tables: Tables, scan: [UInt32], _ reader: R, _ scratch: inout MatchScratch, whole: () -> SiftValue
+  ) {
+    var wholeValue: SiftValue? = nil
+    if scratch.candidates.count > 1 { prefetch(scratch.candidates, tables.pool, tables.checked) }
+    // Runs of candidates of one test-chain shape (pool order keeps a shape's predicates
+    // together) are checked test by test; the rest one by one. The list is moved out of
+    // the scratch, whose lanes the checks write meanwhile.
+    var candidates: [UInt32] = []
+    swap(&candidates, &scratch.candidates)
+    defer { swap(&candidates, &scratch.candidates) }
+    let pool = tables.pool
+    var i = 0
+    while i < candidates.count {
+      let shapeID = header(pool, Int(candidates[i])).shape
+      var j = i &+ 1
+      if shapeID != removed && tables.checked[Int(shapeID)].testChain {
+        while j < candidates.count && header(pool, Int(candidates[j])).shape == shapeID { j &+= 1 }
+      }
+      if j &- i >= 2 {
+        candidates.withUnsafeBufferPointer { candidates in
+          checkChain(
+            UnsafeBufferPointer(rebasing: candidates[i..<j]), tables.checked[Int(shapeID)], pool: pool,
+            objectPool: tables.objectPool, reader: reader, lanes: &scratch.lanes, steps: &scratch.steps,
+            matched: &scratch.out)
+        }
+      } else {
+        checkOne(candidates[i], tables, reader, &scratch.out, &wholeValue, whole)
+      }
+      i = j
+    }
+    for offset in scan { checkOne(offset, tables, reader, &scratch.out, &wholeValue, whole) }
+  }
+
+  /// Checks the run at `offset` alone (on its shape's code, or on its own predicate with
+  /// the input as a value, made once per match in `wholeValue`).
+  @inline(__always)
+  private static func checkOne<R: InputReader>(
+    _ offset: UInt32, _ tables: Tables, _ reader: R, _ out: inout [UInt32], _ wholeValue: inout SiftValue?,
+    _ whole: () -> SiftValue
+  ) {
+    let (slot, shapeID) = header(tables.pool, Int(offset))
+    guard shapeID != removed else { return }
+    let matched: Bool
+    let shape = tables.checked[Int(shapeID)]
+    if let code = shape.unmanagedCode {
+      let exe = executable(code, tables.pool, tables.objectPool, Int(offset))
+      var environment = Environment(variables: nil, stepsLeft: shape.maxSteps)
+      matched = (try? Machine.run(exe, input: reader, environment: &environment)) ?? false
+    } else {
+      if wholeValue == nil { wholeValue = whole() }
+      let predicate = tables.shapes[Int(shapeID)].unsafelyUnwrapped.predicate.unsafelyUnwrapped
+      if case .string(let s)? = wholeValue {
+        matched = predicate.matches(s)
+      } else {
+        matched = predicate.matches(wholeValue!)
+      }
+    }
+    if matched { out.append(slot) }
   }
 
   /// Brings the runs of `candidates` and the arrays they hold into cache ahead of their
