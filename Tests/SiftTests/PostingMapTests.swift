@@ -7,7 +7,7 @@ import Testing
 @Suite struct PostingMapTests {
   @Test(arguments: [1, 3, 4, 5, 6, 9, 100])
   func postingsComeOutInTheOrderTheyWereAdded(count: Int) {
-    var map = PostingMap()
+    let map = PostingMap()
     for t in 0..<count {
       map.insert(42, UInt32(10 * t))
       // Another key's postings interleaved with this one's.
@@ -27,7 +27,7 @@ import Testing
   /// key still gives its postings in the order added.
   @Test(arguments: [0, 1, 5, 40, 199])
   func layingTheListsOutKeepsEveryKeysOrder(settleAfter: Int) {
-    var map = PostingMap()
+    let map = PostingMap()
     var expected: [UInt64: [UInt32]] = [:]
     for t in 0..<200 {
       // Keys with 1 to 13 postings over the load, interleaved.

@@ -30,7 +30,7 @@ final class IndexGroup {
   private let quantified: Bool
   private let options: ComparisonOptions
   // Written under the set's write lock, read under its read lock.
-  @exclusivity(unchecked) private var postings = PostingMap()
+  private let postings = PostingMap()
   /// The prefix lengths present (sorted), with how many prefixes of each length.
   @exclusivity(unchecked) private var prefixLengths: [Int] = []
   private var prefixCounts: [Int: Int] = [:]

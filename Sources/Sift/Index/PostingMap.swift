@@ -12,7 +12,13 @@
 /// account id named by a few subscriptions) costs one memory access to look up; 8 bytes a
 /// further posting; no object per key. It only grows: a removed predicate's postings stay until the whole
 /// index is rebuilt (``PredicateIndex``), and a posting of a removed predicate is skipped.
-struct PostingMap {
+///
+/// A class over storage of its own (freed in `deinit`), not a struct of arrays: a lookup
+/// reads the buckets and lists through pointers and retains nothing. As arrays in a struct
+/// in the group's property, every lookup copied the three array references out first:
+/// three retains and three releases a lookup (callgrind, `sift_set_match_ids`), each an
+/// atomic write.
+final class PostingMap {
   struct Bucket {
     /// ``PostingKey/empty`` when free.
     var key: UInt64
@@ -33,10 +39,13 @@ struct PostingMap {
     var next: UInt32
   }
 
-  /// A power of two long, or empty.
-  private var buckets: [Bucket] = []
+  // Written under the set's write lock, read under its read lock: unchecked.
+  /// A power of two long, or empty; every bucket initialised.
+  @exclusivity(unchecked) private var buckets = UnsafeMutableBufferPointer<Bucket>(start: nil, count: 0)
   private var usedBuckets = 0
-  private var postings: [Posting] = []
+  /// The postings beyond the buckets' own: the first ``listLength`` are initialised.
+  @exclusivity(unchecked) private var postings = UnsafeMutableBufferPointer<Posting>(start: nil, count: 0)
+  private var listLength = 0
   private(set) var postingCount = 0
   /// Postings appended since the lists were last laid out.
   private var scattered = 0
@@ -44,16 +53,23 @@ struct PostingMap {
   /// visits these, not every bucket (a million keys, a few of them long, is the usual case).
   private var listed: [UInt64] = []
 
+  init() {}
+
+  deinit {
+    buckets.deallocate()
+    postings.deallocate()
+  }
+
   /// Distinct keys.
   var keyCount: Int { usedBuckets }
 
   /// Bytes of memory this map has reserved.
   var reservedBytes: Int {
-    buckets.capacity * MemoryLayout<Bucket>.stride + postings.capacity * MemoryLayout<Posting>.stride
+    buckets.count * MemoryLayout<Bucket>.stride + postings.count * MemoryLayout<Posting>.stride
       + listed.capacity * MemoryLayout<UInt64>.stride
   }
 
-  mutating func insert(_ key: UInt64, _ target: UInt32) {
+  func insert(_ key: UInt64, _ target: UInt32) {
     if (usedBuckets + 1) * 4 > buckets.count * 3 { rehash(max(16, buckets.count * 2)) }
     let mask = buckets.count - 1
     var i = Int(truncatingIfNeeded: key) & mask
@@ -69,10 +85,12 @@ struct PostingMap {
     case 2: buckets[i].inline.2 = target
     case 3: buckets[i].inline.3 = target
     default:
-      precondition(postings.count < Int(UInt32.max), "an index group holds fewer than 2^32 postings")
+      precondition(listLength < Int(UInt32.max), "an index group holds fewer than 2^32 postings")
       if buckets[i].head == .max { listed.append(key) }
-      postings.append(Posting(target: target, next: buckets[i].head))
-      buckets[i].head = UInt32(postings.count - 1)
+      if listLength == postings.count { growPostings(max(16, postings.count * 2)) }
+      (postings.baseAddress! + listLength).initialize(to: Posting(target: target, next: buckets[i].head))
+      buckets[i].head = UInt32(listLength)
+      listLength += 1
       scattered += 1
     }
     buckets[i].count &+= 1
@@ -81,7 +99,7 @@ struct PostingMap {
 
   /// The bucket of `key`, or nil.
   @inline(__always)
-  private static func find(_ key: UInt64, _ buckets: UnsafeBufferPointer<Bucket>) -> Int? {
+  private static func find(_ key: UInt64, _ buckets: UnsafeMutableBufferPointer<Bucket>) -> Int? {
     guard !buckets.isEmpty else { return nil }
     let mask = buckets.count - 1
     var i = Int(truncatingIfNeeded: key) & mask
@@ -94,73 +112,76 @@ struct PostingMap {
   }
 
   /// How many postings `key` has.
-  func count(of key: UInt64) -> Int {
-    buckets.withUnsafeBufferPointer { b in Self.find(key, b).map { Int(b[$0].count) } ?? 0 }
-  }
+  func count(of key: UInt64) -> Int { Self.find(key, buckets).map { Int(buckets[$0].count) } ?? 0 }
 
   /// Appends every posting under `key` to `out`, oldest first.
   @inline(__always)
   func collect(_ key: UInt64, into out: inout [UInt32]) {
-    buckets.withUnsafeBufferPointer { b in
-      guard let i = Self.find(key, b) else { return }
-      let bucket = b[i]
-      out.append(bucket.inline.0)
-      if bucket.count == 1 { return }
-      out.append(bucket.inline.1)
-      if bucket.count == 2 { return }
-      out.append(bucket.inline.2)
-      if bucket.count == 3 { return }
-      out.append(bucket.inline.3)
-      guard bucket.head != .max else { return }
-      let start = out.count
-      postings.withUnsafeBufferPointer { postings in
-        var p = bucket.head
-        while p != .max {
-          let posting = postings[Int(p)]
-          out.append(posting.target)
-          p = posting.next
-        }
-      }
-      // The list runs newest first: turned around, a key's postings come out in the order
-      // they were added (pool order), so a match of one key needs no sort.
-      out[start...].reverse()
+    guard let i = Self.find(key, buckets) else { return }
+    let bucket = buckets[i]
+    out.append(bucket.inline.0)
+    if bucket.count == 1 { return }
+    out.append(bucket.inline.1)
+    if bucket.count == 2 { return }
+    out.append(bucket.inline.2)
+    if bucket.count == 3 { return }
+    out.append(bucket.inline.3)
+    guard bucket.head != .max else { return }
+    let start = out.count
+    var p = bucket.head
+    while p != .max {
+      let posting = postings[Int(p)]
+      out.append(posting.target)
+      p = posting.next
     }
+    // The list runs newest first: turned around, a key's postings come out in the order
+    // they were added (pool order), so a match of one key needs no sort.
+    out[start...].reverse()
   }
 
   /// Lays every key's list out in one run, newest first as it is walked, once the
   /// postings appended since the last layout are an eighth of all (or with `force`, any):
   /// amortised, each posting is moved about eight times over the map's life, and a bulk
   /// load leaves at most an eighth of its postings out of place.
-  mutating func settle(force: Bool = false) {
-    guard scattered > 0, force || scattered >= max(256, postings.count / 8) else { return }
-    var laid: [Posting] = []
-    laid.reserveCapacity(postings.count)
-    let current = postings
-    current.withUnsafeBufferPointer { old in
-      for key in listed {
-        let b = buckets.withUnsafeBufferPointer { Self.find(key, $0)! }
-        var p = buckets[b].head
-        buckets[b].head = UInt32(laid.count)
-        while p != .max {
-          let posting = old[Int(p)]
-          laid.append(Posting(target: posting.target, next: UInt32(laid.count + 1)))
-          p = posting.next
-        }
-        laid[laid.count - 1].next = .max
+  func settle(force: Bool = false) {
+    guard scattered > 0, force || scattered >= max(256, listLength / 8) else { return }
+    let laid = UnsafeMutableBufferPointer<Posting>.allocate(capacity: postings.count)
+    var length = 0
+    for key in listed {
+      let b = Self.find(key, buckets)!
+      var p = buckets[b].head
+      buckets[b].head = UInt32(length)
+      while p != .max {
+        let posting = postings[Int(p)]
+        (laid.baseAddress! + length).initialize(to: Posting(target: posting.target, next: UInt32(length + 1)))
+        length += 1
+        p = posting.next
       }
+      laid[length - 1].next = .max
     }
+    precondition(length == listLength, "every list posting is laid out")
+    postings.deallocate()
     postings = laid
     scattered = 0
   }
 
-  private mutating func rehash(_ capacity: Int) {
+  private func growPostings(_ capacity: Int) {
+    let grown = UnsafeMutableBufferPointer<Posting>.allocate(capacity: capacity)
+    if listLength > 0 { grown.baseAddress!.initialize(from: postings.baseAddress!, count: listLength) }
+    postings.deallocate()
+    postings = grown
+  }
+
+  private func rehash(_ capacity: Int) {
     let old = buckets
-    buckets = Array(repeating: Self.emptyBucket, count: capacity)
+    buckets = .allocate(capacity: capacity)
+    buckets.initialize(repeating: Self.emptyBucket)
     let mask = capacity - 1
     for bucket in old where bucket.key != PostingKey.empty {
       var i = Int(truncatingIfNeeded: bucket.key) & mask
       while buckets[i].key != PostingKey.empty { i = (i + 1) & mask }
       buckets[i] = bucket
     }
+    old.deallocate()
   }
 }
