@@ -163,6 +163,11 @@ struct sift_json_record_plan {
   // without calling memcmp.
   std::vector<size_t> lengths;
   std::vector<uint64_t> heads;
+  // One bit per key, picked by its length and head (filterBit): a field whose bit is clear
+  // is no key of the plan, told with one load and a multiply. A record has more fields
+  // than a predicate reads keys, and comparing each field with every key was most of
+  // sift_json_record_fields.
+  uint64_t filter = 0;
   std::vector<sift_json_field> fields;
   // Above a few keys, a hash lookup per field beats comparing each field with every key.
   std::unordered_map<std::string_view, size_t> index;
@@ -193,7 +198,13 @@ inline uint64_t parsedHead(std::string_view key) {
   return n >= 8 ? h : h & ((uint64_t(1) << (8 * n)) - 1);
 }
 
+inline uint64_t filterBit(size_t length, uint64_t head) {
+  return uint64_t(1) << (((head ^ (uint64_t(length) * 0xFF51AFD7ED558CCDull)) * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
 inline size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
+  const uint64_t h = parsedHead(key);
+  if ((plan.filter & filterBit(key.size(), h)) == 0) return SIZE_MAX;
   if (plan.hashed) {
     auto it = plan.index.find(key);
     return it == plan.index.end() ? SIZE_MAX : it->second;
@@ -204,7 +215,6 @@ inline size_t slotOf(const sift_json_record_plan &plan, std::string_view key) {
   size_t i = 0;
   while (i < count && lengths[i] != n) i++;
   if (i == count) return SIZE_MAX;
-  const uint64_t h = parsedHead(key);
   const uint64_t *heads = plan.heads.data();
   for (; i < count; i++) {
     if (lengths[i] != n || heads[i] != h) continue;
@@ -263,6 +273,7 @@ sift_json_record_plan *sift_json_record_plan_create(const sift_json_key *keys, s
     for (const std::string &key : plan->keys) {
       plan->lengths.push_back(key.size());
       plan->heads.push_back(head(key));
+      plan->filter |= filterBit(key.size(), head(key));
     }
     plan->fields.resize(count);
     if (plan->hashed) {
