@@ -150,4 +150,36 @@ import Testing
     #expect(set.count == 1)
     #expect(set.matches(["n": 1, "s": "a"]) == [7])
   }
+
+  /// A string key that the index looks up by its bytes in the parsed document (no `String`
+  /// made): every folding, escapes, non-ASCII and decomposed text, other types and absent
+  /// keys give the set the answer of each predicate on the parsed value.
+  @Test(arguments: ["s == %@", "s ==[c] %@", "s ==[d] %@", "s ==[cd] %@", "s IN[c] %@", "s IN %@ AND n >= 1"])
+  func stringKeysLookedUpByTheirBytes(_ format: String) throws {
+    let constants = ["ä", "Ä", "a", "é", "e\u{301}", "Straße", "STRASSE", "ﬁ", "fi", "x\u{0}y", ""]
+    let set = SiftPredicateSet<Int>()
+    var predicates: [SiftPredicate] = []
+    for (i, c) in constants.enumerated() {
+      let argument: SiftValue = format.contains("IN") ? .array([.string(c), .string("zz")]) : .string(c)
+      let predicate = try SiftPredicate(format: format, arguments: [argument])
+      predicates.append(predicate)
+      try set.insert(format: format, arguments: [argument], id: i)
+    }
+    let matcher = SetJSONMatcher(set)
+    let documents = [
+      #"{"s":"ä","n":1}"#, #"{"s":"\u00e4","n":1}"#, #"{"s":"A\u0308","n":2}"#, #"{"s":"Ä"}"#,
+      #"{"s":"e\u0301","n":1}"#,
+      #"{"s":"é","n":1}"#, #"{"s":"strasse","n":1}"#, #"{"s":"STRASSE","n":1}"#, #"{"s":"Fi","n":1}"#,
+      #"{"s":"x\u0000y","n":1}"#, #"{"s":"","n":1}"#, #"{"s":1,"n":1}"#, #"{"s":["a"],"n":1}"#, #"{"n":1}"#,
+      #"{"s":null}"#, #"{"s":"a","s":"ä","n":1}"#,
+    ]
+    var matched = 0
+    for text in documents {
+      let parsed = try SiftValue(json: text)
+      let expected = predicates.indices.filter { predicates[$0].matches(parsed) }
+      #expect(ids(match(matcher, text)) == expected, "\(format) on \(text)")
+      matched += expected.count
+    }
+    #expect(matched > 0)
+  }
 }

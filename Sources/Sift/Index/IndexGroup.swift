@@ -29,6 +29,9 @@ final class IndexGroup {
   private let kind: IndexGroupKey.Kind
   private let quantified: Bool
   private let options: ComparisonOptions
+  /// An equality lookup on one key, not `ANY`: a string there can be looked up by its
+  /// bytes (``key(utf8:)``), with no `String` made from them.
+  let looksUpUTF8: Bool
   // Written under the set's write lock, read under its read lock.
   private let postings = PostingMap()
   /// The prefix lengths present (sorted), with how many prefixes of each length.
@@ -42,7 +45,17 @@ final class IndexGroup {
     kind = key.kind
     quantified = key.quantified
     options = ComparisonOptions(rawValue: key.fold.rawValue)
+    looksUpUTF8 = key.kind == .equality && !key.quantified && key.keys.count == 1
   }
+
+  /// The posting key of the string whose UTF-8 bytes are `utf8`, folded as this group
+  /// folds: the key ``collect(_:into:)`` looks up for `.string` of those bytes.
+  @inline(__always)
+  func key(utf8: UnsafeBufferPointer<UInt8>) -> UInt64 { PostingKey.string(utf8: utf8, options) }
+
+  /// Appends the postings of `key` (from ``key(utf8:)``) to `out`.
+  @inline(__always)
+  func collect(key: UInt64, into out: inout [UInt32]) { postings.collect(key, into: &out) }
 
   /// Postings and intervals held, stale ones included.
   var entryCount: Int { postings.postingCount + ranges.count }

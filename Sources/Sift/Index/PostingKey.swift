@@ -58,6 +58,12 @@ enum PostingKey {
     StringSemantics.withFoldedUTF8(s, options) { bytes(UnsafePointer($0.baseAddress), count: $0.count) }
   }
 
+  /// ``string(_:_:)`` of the string whose valid UTF-8 bytes are `utf8`.
+  @inline(__always)
+  static func string(utf8: UnsafeBufferPointer<UInt8>, _ options: ComparisonOptions) -> UInt64 {
+    StringSemantics.withFoldedUTF8(bytes: utf8, options) { bytes(UnsafePointer($0.baseAddress), count: $0.count) }
+  }
+
   /// A number as the index compares it: ints, doubles and booleans (Sift orders and
   /// equates booleans as 0 and 1) as a double; nil for everything else and for NaN,
   /// which equals and orders against nothing.

@@ -28,6 +28,13 @@ struct JSONRecordReader: InputReader {
     }
   }
 
+  func withSlotUTF8<T>(_ slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+    guard slot < keys.count, Int32(bitPattern: fields[slot].type) == Int32(SIFT_JSON_STRING.rawValue) else {
+      return nil
+    }
+    return body(JSONEventValue.bytes(fields[slot]))
+  }
+
   func root(_ key: String, steps: inout Int) throws(EvaluationError) -> SiftValue {
     guard let slot = keys.firstIndex(where: { sameBytes($0, key) }) else { return .null }
     return try self.slot(slot, steps: &steps)

@@ -61,11 +61,17 @@ enum StringSemantics {
   static func withFoldedUTF8<R>(
     _ s: String, _ options: ComparisonOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) -> R {
+    withUTF8Bytes(s) { bytes in withFoldedUTF8(bytes: bytes, options, body) }
+  }
+
+  /// ``withFoldedUTF8(_:_:_:)`` for a string given as its (valid) UTF-8 bytes.
+  @inline(__always)
+  static func withFoldedUTF8<R>(
+    bytes: UnsafeBufferPointer<UInt8>, _ options: ComparisonOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) -> R {
     let mode = FoldMode(options)
-    return withUTF8Bytes(s) { bytes in
-      if !mode.folds || (!mode.lowersASCII && ASCIIBytes.isASCII(bytes)) { return body(bytes) }
-      return UnicodeFolding.withFolded(bytes, mode, body)
-    }
+    if !mode.folds || (!mode.lowersASCII && ASCIIBytes.isASCII(bytes)) { return body(bytes) }
+    return UnicodeFolding.withFolded(bytes, mode, body)
   }
 
   // MARK: Byte-level implementations

@@ -26,6 +26,14 @@ protocol InputReader {
   func slot(_ slot: Int, steps: inout Int) throws(EvaluationError) -> SiftValue
   /// `SELF` as a value.
   func selfValue(steps: inout Int) throws(EvaluationError) -> SiftValue
+  /// `body` of the UTF-8 bytes of record slot `slot` when the reader holds that slot as a
+  /// string in place; nil otherwise (read it with ``slot(_:steps:)``). For the predicate
+  /// index, which hashes a key's bytes and needs no `String` for it.
+  func withSlotUTF8<T>(_ slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T?
+}
+
+extension InputReader {
+  func withSlotUTF8<T>(_ slot: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? { nil }
 }
 
 /// A value read in place for one test. Pointers are valid for the ``InputReader/withView(_:_:_:)``
