@@ -425,12 +425,12 @@ final class SetMatcher: @unchecked Sendable {
     case .numbers(let m):
       switch m.matches(bytes, readable: readable) {
       case .matched(let ids): return .numbers(ids)
-      case .invalid(let error): throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
+      case .invalid(let error): throw Self.notJSON(error)
       }
     case .bytes(let m):
       switch m.matches(bytes, readable: readable) {
       case .matched(let ids): return .bytes(ids)
-      case .invalid(let error): throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
+      case .invalid(let error): throw Self.notJSON(error)
       }
     }
   }
@@ -451,8 +451,13 @@ final class SetMatcher: @unchecked Sendable {
         return slots.count
       }
     } catch {
-      throw Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
+      throw Self.notJSON(error)
     }
+  }
+
+  /// The failure of a document Sift's own reader refused, at the byte it names.
+  private static func notJSON(_ error: JSONError) -> Failure {
+    Failure(.json, "not valid JSON: \(error.message)", offset: error.offset)
   }
 }
 

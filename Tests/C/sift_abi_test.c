@@ -328,6 +328,17 @@ static void test_sets(void) {
   EQ(sift_set_match_ids(s, "{", 1, ids, 4, &count, &e), SIFT_E_JSON);
   CHECK(e != NULL);
   sift_error_free(e);
+  /* A document that is not JSON: the error names the byte where reading stopped. */
+  {
+    static const struct { const char *doc; int64_t offset; } bad[] = {
+        {"{", 1}, {"{\"a\": 1,}", 8}, {"[1, 2", 5}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      e = NULL;
+      EQ(sift_set_match_ids(s, bad[i].doc, strlen(bad[i].doc), ids, 4, &count, &e), SIFT_E_JSON);
+      CHECK(e != NULL && sift_error_offset(e) == bad[i].offset);
+      sift_error_free(e);
+    }
+  }
   sift_matches *m = NULL;
   EQ(sift_set_match(s, doc, strlen(doc), &m, NULL), SIFT_OK);
   EQ(sift_matches_count(m, &count), SIFT_OK);
