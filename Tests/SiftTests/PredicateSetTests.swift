@@ -63,6 +63,10 @@ import Testing
     #expect(stats.scanned == 0)
     #expect(stats.sharedShapes == 1)
     #expect(stats.ownPrograms == 0)
+    // Every one under its `IN`: a range group opened by the second predicate (a group
+    // that did not exist yet used to cost nothing) made it a candidate of every record.
+    #expect(stats.groups == 1)
+    #expect(stats.indexEntries == 3_000)
     #expect(set.matches(["filterCriteria": "acct-10", "priority": 3]) == [8, 10])
   }
 

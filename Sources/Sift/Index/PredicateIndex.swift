@@ -434,7 +434,7 @@ final class PredicateIndex {
     let offset = offsetOf[Int(slot)]
     let shape = pool.withUnsafeBufferPointer { shapes[Int(Self.header($0, Int(offset)).shape)]! }
     let atoms = shape.plan.atoms(constants) { atom in
-      groupIDs[atom.group].map { groups[$0].estimate(atom.entry) } ?? 0
+      groupIDs[atom.group].map { groups[$0].estimate(atom.entry) } ?? IndexGroup.estimate(atom.entry) { _ in 0 }
     }
     guard let atoms else {
       postingsOf[Int(slot)] = Self.scanned
