@@ -119,24 +119,29 @@ final class PostingMap {
   func collect(_ key: UInt64, into out: inout [UInt32]) {
     guard let i = Self.find(key, buckets) else { return }
     let bucket = buckets[i]
-    out.append(bucket.inline.0)
-    if bucket.count == 1 { return }
-    out.append(bucket.inline.1)
-    if bucket.count == 2 { return }
-    out.append(bucket.inline.2)
-    if bucket.count == 3 { return }
-    out.append(bucket.inline.3)
-    guard bucket.head != .max else { return }
+    let total = Int(bucket.count)
     let start = out.count
-    var p = bucket.head
-    while p != .max {
-      let posting = postings[Int(p)]
-      out.append(posting.target)
-      p = posting.next
+    // Grown once and written through a pointer: appended one by one, each posting paid
+    // a uniqueness and a capacity check (a popular key's 125 postings were a tenth of a
+    // `sift route` match, callgrind).
+    out.append(contentsOf: repeatElement(0, count: total))
+    out.withUnsafeMutableBufferPointer { out in
+      let to = out.baseAddress! + start
+      to[0] = bucket.inline.0
+      if total > 1 { to[1] = bucket.inline.1 }
+      if total > 2 { to[2] = bucket.inline.2 }
+      if total > 3 { to[3] = bucket.inline.3 }
+      // The list runs newest first: written from the end, a key's postings come out in
+      // the order they were added (pool order), so a match of one key needs no sort.
+      var at = total
+      var p = bucket.head
+      while p != .max {
+        at &-= 1
+        let posting = postings[Int(p)]
+        to[at] = posting.target
+        p = posting.next
+      }
     }
-    // The list runs newest first: turned around, a key's postings come out in the order
-    // they were added (pool order), so a match of one key needs no sort.
-    out[start...].reverse()
   }
 
   /// Lays every key's list out in one run, newest first as it is walked, once the
