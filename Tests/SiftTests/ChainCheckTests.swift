@@ -34,11 +34,24 @@ import Testing
       format: "k == %@ AND (s CONTAINS[c] %@ OR s ENDSWITH[cd] %@)",
       arguments: { r in [word(&r), word(&r), word(&r)] },
       maxSteps: 64),
+    // Long ids against a budget of 2,000 steps (constants that share a shape's code weigh
+    // at most a sixteenth of it): a plain `IN` charges one step per 64 bytes, so an id of
+    // 150,000 bytes runs the budget out (an error, no match, where NOT would make the
+    // false `IN` a match), and one of 150 does not.
+    Shape(format: "n == %@ AND NOT (k IN %@)", arguments: { r in [number(&r), longWords(&r)] }, maxSteps: 2_000),
   ]
+
+  static let longID = String(repeating: "y", count: 150)
+  static let hugeID = String(repeating: "y", count: 150_000)
+  static func longWords(_ r: inout SplitMix64) -> SiftValue {
+    .array((0..<(1 + r.below(3))).map { _ in r.below(2) == 0 ? word(&r) : .string(longID) })
+  }
 
   static func record(_ r: inout SplitMix64) -> SiftValue {
     var fields: [String: SiftValue] = [:]
-    if r.below(10) > 0 { fields["k"] = r.below(12) == 0 ? .int(1) : word(&r) }
+    if r.below(10) > 0 {
+      fields["k"] = r.below(12) == 0 ? .int(1) : r.below(6) == 0 ? .string(r.below(2) == 0 ? longID : hugeID) : word(&r)
+    }
     if r.below(10) > 0 { fields["n"] = r.below(12) == 0 ? .string("3") : number(&r) }
     if r.below(8) > 0 {
       let pieces = (0..<r.below(6)).map { _ in
