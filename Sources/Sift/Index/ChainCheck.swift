@@ -59,27 +59,28 @@ extension PredicateIndex {
             // it. A reader that fails before it calls the closure fails every candidate of
             // the lane, as it fails each one by one: no match.
             try? reader.withView(test, executable(0)) { (view) throws(EvaluationError) in
-              let kernel = LaneKernel(view, test, executable(0))
-              for j in 0..<counts[t] {
-                let k = Int(lanes[lane &+ j])
-                switch kernel.test(pool.baseAddress.unsafelyUnwrapped + (Int(run[k]) &+ 2), steps: &steps[k]) {
-                case .held(let held):
-                  route(k, held)
-                  continue
-                case .failed: continue
-                case .undecided: break
-                }
-                var env = Environment(variables: nil, stepsLeft: steps[k])
-                do throws(EvaluationError) {
-                  guard let held = try Machine.test(view, test, executable(k), &env) else {
-                    lanes[undecided &+ left] = UInt32(truncatingIfNeeded: k)
-                    left &+= 1
+              LaneKernel.with(view, test, executable(0)) { kernel in
+                for j in 0..<counts[t] {
+                  let k = Int(lanes[lane &+ j])
+                  switch kernel.test(pool.baseAddress.unsafelyUnwrapped + (Int(run[k]) &+ 2), steps: &steps[k]) {
+                  case .held(let held):
+                    route(k, held)
                     continue
+                  case .failed: continue
+                  case .undecided: break
                   }
-                  steps[k] = env.stepsLeft
-                  route(k, held)
-                } catch {
-                  // An error: the candidate does not match, as in a check one by one.
+                  var env = Environment(variables: nil, stepsLeft: steps[k])
+                  do throws(EvaluationError) {
+                    guard let held = try Machine.test(view, test, executable(k), &env) else {
+                      lanes[undecided &+ left] = UInt32(truncatingIfNeeded: k)
+                      left &+= 1
+                      continue
+                    }
+                    steps[k] = env.stepsLeft
+                    route(k, held)
+                  } catch {
+                    // An error: the candidate does not match, as in a check one by one.
+                  }
                 }
               }
             }
@@ -120,24 +121,36 @@ private enum LaneKernel {
     case undecided
   }
 
+  /// `body` on the kernel of test `i` on `view` (a string in memory is borrowed as its
+  /// UTF-8 bytes for the call), with the lane's first candidate as `program`: the opcode,
+  /// the operator and the cost are the shared code's, never a candidate's.
   @inline(__always)
-  init(_ view: FieldView, _ i: Instruction, _ program: Executable) {
-    guard i.quantifier == 0 else {
-      self = .undecided
-      return
-    }
-    switch (i.trustedOpcode, view) {
-    case (.compareConst, .int(let x)):
-      self = .integers(x, program.comparisons[i.c].op, slot: i.b)
-    case (.inStrings, .utf8(let bytes)):
-      guard let slot = program.comparisons[i.c].constantSlot else {
-        self = .undecided
-        return
+  static func with<T>(_ view: FieldView, _ i: Instruction, _ program: Executable, _ body: (LaneKernel) -> T) -> T {
+    guard i.quantifier == 0 else { return body(.undecided) }
+    switch i.trustedOpcode {
+    case .compareConst:
+      let op = program.comparisons[i.c].op
+      switch view {
+      case .int(let x): return body(.integers(x, op, slot: i.b))
+      case .value(let p):
+        if case .int(let x) = p.pointee { return body(.integers(x, op, slot: i.b)) }
+      case .absent, .string, .utf8, .strings, .jsonArray, .general: break
       }
-      self = .packed(bytes, slot: slot, cost: Machine.stringCost(i, program, bytes: bytes.count))
-    default:
-      self = .undecided
+    case .inStrings:
+      guard let slot = program.comparisons[i.c].constantSlot else { break }
+      func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> T {
+        body(.packed(bytes, slot: slot, cost: Machine.stringCost(i, program, bytes: bytes.count)))
+      }
+      switch view {
+      case .utf8(let bytes): return packed(bytes)
+      case .string(let p): return withUTF8Bytes(p.pointee, packed)
+      case .value(let p):
+        if case .string(let s) = p.pointee { return withUTF8Bytes(s, packed) }
+      case .absent, .int, .strings, .jsonArray, .general: break
+      }
+    default: break
     }
+    return body(.undecided)
   }
 
   /// The test for the candidate whose values start at `values`, charged to `steps`.
