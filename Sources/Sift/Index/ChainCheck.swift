@@ -105,7 +105,8 @@ extension PredicateIndex {
 /// is not the kind expected, is ``Outcome/undecided`` and takes that function. For the
 /// `sift route` rule `filterCriteria IN %@ AND priority >= %@` (125 candidates a line) a
 /// candidate's two tests took 283 instructions through it, choosing the `IN` search and
-/// rebuilding each candidate's ``Executable`` included, and take 162 so (callgrind).
+/// rebuilding each candidate's ``Executable`` included, and take 162 with the kernel
+/// (callgrind).
 private enum LaneKernel {
   /// `compareConst` of an integer field with each candidate's integer in value slot `slot`.
   case integers(Int, ComparisonOperator, slot: Int)

@@ -668,11 +668,7 @@ final class PredicateIndex {
     // One group's postings come in pool order, once each: most lists are left as they
     // are, read through a pointer (written through the array, every element paid a
     // uniqueness check, callgrind).
-    let strictlyAscending = candidates.withUnsafeBufferPointer { b in
-      for i in 1..<b.count where b[i] <= b[i &- 1] { return false }
-      return true
-    }
-    if strictlyAscending { return }
+    if isAscending(candidates, strictly: true) { return }
     candidates.sort()
     let kept = candidates.withUnsafeMutableBufferPointer { b in
       var kept = 1
@@ -685,9 +681,10 @@ final class PredicateIndex {
     candidates.removeLast(candidates.count - kept)
   }
 
-  private static func isAscending(_ xs: [UInt32]) -> Bool {
+  /// Whether `xs` ascends (`strictly`: with no element twice), read through a pointer.
+  private static func isAscending(_ xs: [UInt32], strictly: Bool = false) -> Bool {
     xs.withUnsafeBufferPointer { b in
-      for i in 1..<b.count where b[i] < b[i - 1] { return false }
+      for i in 1..<b.count where b[i] < b[i &- 1] || (strictly && b[i] == b[i &- 1]) { return false }
       return true
     }
   }
